@@ -1,0 +1,38 @@
+# The README's commands. Everything the project needs is installed here.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+DEMO   ?= demo.db
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: install run test bench eval screenshots clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -c constraints.txt torch==2.13.0
+	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+run: install
+	test -f $(DEMO) || $(VENV)/bin/echo-memory --db $(DEMO) demo
+	$(VENV)/bin/echo-memory --db $(DEMO) stats
+
+test: install
+	$(PY) -m pytest -q -p no:cacheprovider
+
+bench: install
+	$(PY) -m benchmarks.run
+
+eval: install
+	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --json
+
+screenshots: install
+	$(PY) -m benchmarks.screenshots
+
+clean:
+	rm -rf $(VENV) .pytest_cache

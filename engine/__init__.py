@@ -1,0 +1,32 @@
+"""echo-memory's embedded engine: the memory model of the spec, stored in SQLite,
+written through one gate, recalled by a hybrid pipeline.
+
+This package never imports Textual or Rich, and importing it does not import
+torch: models load lazily. The app uses only the names exported here."""
+
+from .config import KNOBS, ConfigError, Knob, Settings, default_config_path, parse_assignments
+from .gate import DecayChange, EntryNotFound, WriteOutcome, WriteRejected, provenance_guard
+from .memory import EntryFilter, ImportReport, MemoryEngine
+from .models import (
+    AuditRecord,
+    Contradiction,
+    ContradictionStatus,
+    Episode,
+    InvalidValue,
+    MemoryEntry,
+    MemoryTier,
+    MemoryType,
+    ProvenanceLevel,
+    ScanResult,
+)
+from .scanner import reveal_invisible, scan_memory_content
+from .store import ReadOnlyStore, StoreError
+from .working import Rendered
+
+__all__ = [
+    "AuditRecord", "ConfigError", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
+    "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
+    "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
+    "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
+    "provenance_guard", "reveal_invisible", "scan_memory_content",
+]

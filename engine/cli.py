@@ -1,0 +1,305 @@
+"""`echo-memory`: headless commands over the engine (every one with --json), and
+the entry point that opens the app when no command is given.
+
+Exit codes: 0 ok, 1 failure (missing entry, unusable store), 2 usage error or
+invalid value, 3 refused by the scanner or a guard."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Optional
+
+import platformdirs
+
+from .config import ConfigError, Settings, parse_assignments
+from .gate import EntryNotFound, WriteRejected
+from .memory import EntryFilter, MemoryEngine
+from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from .scanner import scan_memory_content
+from .store import StoreError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
+
+
+class CliError(Exception):
+    def __init__(self, message: str, code: int = EXIT_FAIL):
+        super().__init__(message)
+        self.code = code
+
+
+def default_db_path() -> Path:
+    env = os.environ.get("ECHO_MEMORY_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("echo-memory")) / "memory.db"
+
+
+def emit(args: argparse.Namespace, data: Any, human: Callable[[], str]) -> None:
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str))
+    else:
+        text = human()
+        if text:
+            print(text)
+
+
+def entry_line(e: MemoryEntry) -> str:
+    pin = "📌" if e.pinned else "  "
+    return (f"{e.id[:8]} {pin} {e.tier.label:<8} {e.type.label:<11} {e.source.label:<14} v{e.version:<2} "
+            f"{e.key:<24} {e.content[:70]}")
+
+
+def entry_block(e: MemoryEntry) -> str:
+    return "\n".join(f"{k:>15}: {v}" for k, v in e.to_dict().items())
+
+
+# ---- commands ------------------------------------------------------------------------
+async def cmd_stats(engine: MemoryEngine, args) -> int:
+    stats = await engine.stats()
+    emit(args, stats, lambda: "\n".join([
+        f"store {stats['path']} (schema v{stats['schema_version']}{', read-only' if stats['read_only'] else ''})",
+        "tiers:   " + "  ".join(f"{k}={v}" for k, v in stats["tiers"].items()),
+        "types:   " + "  ".join(f"{k}={v}" for k, v in stats["types"].items()),
+        "sources: " + "  ".join(f"{k}={v}" for k, v in stats["sources"].items()),
+        f"pinned={stats['pinned']}  superseded={stats['superseded']}  "
+        f"pending contradictions={stats['pending_contradictions']}  blocked writes={stats['blocked_writes']}",
+    ]))
+    return EXIT_OK
+
+
+async def cmd_list(engine: MemoryEngine, args) -> int:
+    flt = EntryFilter(
+        tier=MemoryTier.parse(args.tier) if args.tier else None,
+        type=MemoryType.parse(args.type) if args.type else None,
+        source=ProvenanceLevel.parse(args.source) if args.source else None,
+        pinned=True if args.pinned else None,
+        text=args.text, tag=args.tag,
+    )
+    entries = await engine.list_entries(flt, order_by=args.sort, limit=args.limit)
+    emit(args, [e.to_dict() for e in entries], lambda: "\n".join(entry_line(e) for e in entries) or "(no entries)")
+    return EXIT_OK
+
+
+async def cmd_show(engine: MemoryEngine, args) -> int:
+    entry = await engine.get(args.id)
+    data = entry.to_dict()
+    data["decay"] = engine.explain_decay(entry)
+    data["audit"] = [r.to_dict() for r in await engine.audit(entry.id, limit=50)]
+    emit(args, data, lambda: entry_block(entry) + "\n" + "\n".join(
+        f"{'decay.' + k:>15}: {v}" for k, v in data["decay"].items()))
+    return EXIT_OK
+
+
+async def cmd_add(engine: MemoryEngine, args) -> int:
+    tags = [t for t in (args.tags or "").split(",") if t.strip()]
+    outcome = await engine.add(args.key, read_text_arg(args.content), args.type, args.source, tags,
+                               args.importance, args.pin, actor="cli")
+    emit(args, outcome.to_dict(), lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
+    return EXIT_OK
+
+
+def _simple(method: str) -> Callable[[MemoryEngine, argparse.Namespace], Awaitable[int]]:
+    async def run(engine: MemoryEngine, args) -> int:
+        outcome = await getattr(engine, method)(args.id, actor="cli")
+        emit(args, outcome.to_dict(), lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
+        return EXIT_OK
+    return run
+
+
+async def cmd_purge(engine: MemoryEngine, args) -> int:
+    if args.expired:
+        purged = await engine.purge_expired(actor="cli")
+        emit(args, [e.to_dict() for e in purged], lambda: f"purged {len(purged)} archived entries")
+        return EXIT_OK
+    if not args.id:
+        raise CliError("purge needs an ID or --expired", EXIT_USAGE)
+    return await _simple("purge")(engine, args)
+
+
+async def cmd_decay(engine: MemoryEngine, args) -> int:
+    changes = await engine.decay(dry_run=args.dry_run, actor="cli")
+    verb = "would archive" if args.dry_run else "archived"
+    emit(args, [c.to_dict() for c in changes], lambda: "\n".join(
+        [f"{verb} {len(changes)} entries"] +
+        [f"  {c.entry.id[:8]} {c.entry.key:<24} effective {c.effective_importance:.4f}" for c in changes]))
+    return EXIT_OK
+
+
+async def cmd_export(engine: MemoryEngine, args) -> int:
+    count = await engine.export_jsonl(args.path)
+    emit(args, {"exported": count, "path": args.path}, lambda: f"exported {count} entries to {args.path}")
+    return EXIT_OK
+
+
+async def cmd_import(engine: MemoryEngine, args) -> int:
+    if args.source_format:
+        if args.source_format == "echo-agent":
+            from .importers.echo_agent import read_folder
+        else:
+            from .importers.hermes import read_folder
+        folder = Path(args.path)
+        if not folder.is_dir():
+            raise CliError(f"{folder} is not a folder", EXIT_USAGE)
+        report = await engine.import_entries(list(read_folder(folder)), actor=f"import:{args.source_format}",
+                                             verbatim=args.source_format == "echo-agent")
+    else:
+        if not Path(args.path).is_file():
+            raise CliError(f"{args.path} is not a file", EXIT_USAGE)
+        report = await engine.import_jsonl(args.path)
+    emit(args, report.to_dict(), lambda: "\n".join(
+        [f"landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"] +
+        [f"  refused {json.dumps(r, ensure_ascii=False, default=str)}" for r in report.refused]))
+    return EXIT_OK
+
+
+async def cmd_working(engine: MemoryEngine, args) -> int:
+    rendered = await (engine.core_snapshot() if args.core else engine.render_working(args.session))
+    emit(args, rendered.to_dict(), lambda: rendered.markdown)
+    return EXIT_OK
+
+
+async def cmd_audit(engine: MemoryEngine, args) -> int:
+    records = await engine.audit(args.id, args.action, args.limit)
+    emit(args, [r.to_dict() for r in records], lambda: "\n".join(
+        f"{r.at:%Y-%m-%d %H:%M} {r.action:<10} {r.actor:<10} {(r.entry_id or '')[:8]:<8} {r.reason}" for r in records))
+    return EXIT_OK
+
+
+async def cmd_demo(engine: MemoryEngine, args) -> int:
+    from .demo import build_demo
+
+    counts = await build_demo(engine)
+    emit(args, counts, lambda: f"demo store written to {engine.path}: " + ", ".join(f"{k}={v}" for k, v in counts.items()))
+    return EXIT_OK
+
+
+def cmd_scan(args) -> int:
+    """Needs no store: the scanner is a pure function."""
+    if args.jsonl:
+        out = sys.stdout
+        for line_no, raw in enumerate(sys.stdin.buffer, start=1):
+            if not raw.strip():
+                continue
+            try:
+                text = json.loads(raw.decode("utf-8"))["text"]
+                if not isinstance(text, str):
+                    raise TypeError
+            except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+                out.write(json.dumps({"line": line_no, "blocked": None, "reason": "invalid_input",
+                                      "error": 'expected a JSON object {"text": "..."}'}) + "\n")
+                continue
+            out.write(json.dumps(scan_memory_content(text).to_dict(), ensure_ascii=False) + "\n")
+        return EXIT_OK
+    if args.text is None:
+        raise CliError("scan needs TEXT or --jsonl", EXIT_USAGE)
+    result = scan_memory_content(read_text_arg(args.text))
+    emit(args, result.to_dict(), lambda: "blocked: " + ", ".join(
+        f"{k}={v}" for k, v in result.to_dict().items() if v not in (None, True)) if result.blocked else "clean")
+    if result.blocked:
+        print(f"refused: {result.reason}", file=sys.stderr)
+        return EXIT_REFUSED
+    return EXIT_OK
+
+
+def read_text_arg(value: str) -> str:
+    """`-` reads the text from stdin, strictly as UTF-8."""
+    if value != "-":
+        return value
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidValue(f"stdin is not UTF-8 (byte {exc.start})") from exc
+
+
+# ---- parser ----------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="echo-memory", description="Inspect and curate an AI agent's long-term memory.")
+    parser.add_argument("--db", type=Path, default=None, help="store file (default: $ECHO_MEMORY_DB or the user data dir)")
+    parser.add_argument("--config", type=Path, default=None, help="TOML config (default: the user config dir)")
+    parser.add_argument("--read-only", action="store_true", help="open the store read-only")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, handler, help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.set_defaults(handler=handler)
+        return p
+
+    add("demo", cmd_demo, "fill a new store with the demo data")
+    add("stats", cmd_stats, "counts per tier, type, provenance")
+    p = add("list", cmd_list, "list entries")
+    p.add_argument("--tier"), p.add_argument("--type"), p.add_argument("--source")
+    p.add_argument("--pinned", action="store_true"), p.add_argument("--text"), p.add_argument("--tag")
+    p.add_argument("--sort", default="updated_at"), p.add_argument("--limit", type=int, default=None)
+    add("show", cmd_show, "one entry with decay and audit trail").add_argument("id")
+    p = add("add", cmd_add, "write an entry through the gate")
+    p.add_argument("--key", required=True), p.add_argument("--content", required=True, help="text, or - for stdin")
+    p.add_argument("--type", default="environment", choices=[t.label for t in MemoryType])
+    p.add_argument("--source", default="model_inferred", choices=[s.label for s in ProvenanceLevel])
+    p.add_argument("--tags", default=""), p.add_argument("--importance", type=float, default=0.5)
+    p.add_argument("--pin", action="store_true")
+    for name in ("pin", "unpin", "archive", "restore"):
+        add(name, _simple(name), f"{name} an entry").add_argument("id")
+    p = add("purge", cmd_purge, "delete an archived entry, or all past retention")
+    p.add_argument("id", nargs="?"), p.add_argument("--expired", action="store_true")
+    add("decay", cmd_decay, "archive entries whose effective importance fell under the threshold").add_argument(
+        "--dry-run", action="store_true")
+    p = add("scan", None, "run the write scanner on TEXT or on JSON lines from stdin")
+    p.add_argument("text", nargs="?"), p.add_argument("--jsonl", action="store_true")
+    add("export", cmd_export, "write every entry as JSONL").add_argument("path")
+    p = add("import", cmd_import, "read JSONL, or another agent's memory folder")
+    p.add_argument("path"), p.add_argument("--from", dest="source_format", choices=["echo-agent", "hermes"])
+    p = add("working", cmd_working, "the WORKING tier (or --core snapshot) as prompt markdown")
+    p.add_argument("--session"), p.add_argument("--core", action="store_true")
+    p = add("audit", cmd_audit, "the audit log")
+    p.add_argument("--id"), p.add_argument("--action"), p.add_argument("--limit", type=int, default=100)
+    return parser
+
+
+async def run_with_engine(args, settings: Settings) -> int:
+    engine = await MemoryEngine.open(args.db or default_db_path(), settings, read_only=args.read_only)
+    try:
+        if engine.read_only and not args.read_only:
+            print(f"notice: {engine.path} is not writable; opened read-only", file=sys.stderr)
+        return await args.handler(engine, args)
+    finally:
+        await engine.close()
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.load(args.config)
+        if args.command is None:
+            from echo_memory_tui.app import run_app  # the app, only when asked for
+
+            return run_app(args.db or default_db_path(), settings, read_only=args.read_only)
+        if args.command == "scan":
+            return cmd_scan(args)
+        if args.db is None:
+            (default_db_path()).parent.mkdir(parents=True, exist_ok=True)
+        return asyncio.run(run_with_engine(args, settings))
+    except WriteRejected as exc:
+        if getattr(args, "json", False):
+            print(json.dumps(exc.to_dict(), ensure_ascii=False, default=str))
+        print(f"refused: {exc.message}", file=sys.stderr)
+        return EXIT_REFUSED
+    except (InvalidValue, ConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
+    except (StoreError, EntryNotFound) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

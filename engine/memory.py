@@ -1,0 +1,345 @@
+"""MemoryEngine: the engine's public face. The CLI, importers, consolidation and
+the app call this; it reads through the store and writes through the gate."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+from .config import Settings
+from .decay import days_until_threshold, decay_factor, effective_importance
+from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
+from .models import (
+    AuditRecord,
+    InvalidValue,
+    MemoryEntry,
+    MemoryTier,
+    MemoryType,
+    ProvenanceLevel,
+    new_id,
+    utcnow,
+    validate_importance,
+)
+from .store import ENTRY_COLUMNS, Store, row_to_entry
+from .working import Rendered, WorkingMemory, render_markdown
+
+SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
+            "type", "source", "version")
+
+
+@dataclass
+class EntryFilter:
+    """What the browser and `list` can filter by; None means any."""
+
+    tier: Optional[MemoryTier] = None
+    type: Optional[MemoryType] = None
+    source: Optional[ProvenanceLevel] = None
+    pinned: Optional[bool] = None
+    text: Optional[str] = None
+    tag: Optional[str] = None
+    session: Optional[str] = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        if self.tier is not None:
+            clauses.append("tier=?")
+            params.append(self.tier.value)
+        if self.type is not None:
+            clauses.append("type=?")
+            params.append(self.type.value)
+        if self.source is not None:
+            clauses.append("source=?")
+            params.append(self.source.value)
+        if self.pinned is not None:
+            clauses.append("pinned=?")
+            params.append(int(self.pinned))
+        if self.text:
+            clauses.append("(instr(lower(content), ?) > 0 OR instr(lower(key), ?) > 0)")
+            params += [self.text.lower(), self.text.lower()]
+        if self.tag:
+            clauses.append("EXISTS (SELECT 1 FROM json_each(entries.tags) WHERE lower(value)=?)")
+            params.append(self.tag.lower())
+        if self.session:
+            clauses.append("source_session=?")
+            params.append(self.session)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+@dataclass
+class ImportReport:
+    landed: int = 0
+    unchanged: int = 0
+    refused: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused}
+
+
+class MemoryEngine:
+    """One open store with its settings, gate and (lazily) recall."""
+
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow):
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.gate = WriteGate(store, settings, clock)
+        self._working: dict[str, WorkingMemory] = {}
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,
+                   clock: Callable[[], datetime] = utcnow) -> "MemoryEngine":
+        store = await Store.open(path, read_only=read_only)
+        return cls(store, settings or Settings.defaults(), clock)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    async def __aenter__(self) -> "MemoryEngine":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    # ---- reads ---------------------------------------------------------------------
+    async def get(self, entry_id: str) -> MemoryEntry:
+        entry = await self.store.get_entry(entry_id)
+        if entry is None:
+            raise EntryNotFound(entry_id)
+        return entry
+
+    async def list_entries(self, flt: Optional[EntryFilter] = None, order_by: str = "updated_at",
+                           descending: bool = True, limit: Optional[int] = None, offset: int = 0) -> list[MemoryEntry]:
+        if order_by not in SORTABLE:
+            raise InvalidValue(f"cannot sort by {order_by!r}; choose one of {', '.join(SORTABLE)}")
+        where, params = (flt or EntryFilter()).where()
+        sql = f"SELECT {ENTRY_COLUMNS} FROM entries{where} ORDER BY {order_by} {'DESC' if descending else 'ASC'}, id"
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        return [row_to_entry(r) for r in await self.store.fetchall(sql, params)]
+
+    async def count_entries(self, flt: Optional[EntryFilter] = None) -> int:
+        where, params = (flt or EntryFilter()).where()
+        row = await self.store.fetchone(f"SELECT count(*) FROM entries{where}", params)
+        return row[0]
+
+    async def stats(self) -> dict[str, Any]:
+        tiers = {t.label: 0 for t in MemoryTier}
+        for tier, n in await self.store.fetchall("SELECT tier, count(*) FROM entries GROUP BY tier"):
+            tiers[tier] = n
+        tiers["episodic"] += (await self.store.fetchone("SELECT count(*) FROM episodes"))[0]
+        types = {t.label: 0 for t in MemoryType}
+        for type_, n in await self.store.fetchall(
+                "SELECT type, count(*) FROM entries WHERE tier != 'working' GROUP BY type"):
+            types[type_] = n
+        by_tier_type = {t.label: {m.label: 0 for m in MemoryType} for t in MemoryTier}
+        for tier, type_, n in await self.store.fetchall("SELECT tier, type, count(*) FROM entries GROUP BY tier, type"):
+            by_tier_type[tier][type_] = n
+        sources = {p.label: 0 for p in ProvenanceLevel}
+        for src, n in await self.store.fetchall("SELECT source, count(*) FROM entries GROUP BY source"):
+            sources[ProvenanceLevel(src).label] = n
+        one = self.store.fetchone
+        return {
+            "tiers": tiers,
+            "types": types,
+            "by_tier_type": by_tier_type,
+            "sources": sources,
+            "pinned": (await one("SELECT count(*) FROM entries WHERE pinned=1"))[0],
+            "superseded": (await one("SELECT count(*) FROM entries WHERE superseded_by IS NOT NULL"))[0],
+            "pending_contradictions": (await one("SELECT count(*) FROM contradictions WHERE status='pending'"))[0],
+            "blocked_writes": (await one("SELECT count(*) FROM audit WHERE action='reject'"))[0],
+            "reembed_queue": (await one("SELECT count(*) FROM reembed_queue"))[0],
+            "schema_version": await self.store.schema_version(),
+            "read_only": self.read_only,
+            "path": str(self.path),
+        }
+
+    async def audit(self, entry_id: Optional[str] = None, action: Optional[str] = None,
+                    limit: int = 500) -> list[AuditRecord]:
+        return await self.store.audit_records(entry_id, action, limit)
+
+    async def quarantine(self, limit: int = 500) -> list[AuditRecord]:
+        """Writes the scanner or a guard refused, newest first."""
+        return await self.store.audit_records(None, "reject", limit)
+
+    def explain_decay(self, entry: MemoryEntry) -> dict[str, Any]:
+        """Numbers for the detail pane: factor, effective importance, days left."""
+        now = self.clock()
+        base = self.settings.half_life_days
+        threshold = float(self.settings.get("memory.archiveThreshold"))
+        return {
+            "factor": decay_factor(entry, now, base),
+            "effective_importance": effective_importance(entry, now, base),
+            "threshold": threshold,
+            "days_until_archive": days_until_threshold(entry, now, base, threshold),
+        }
+
+    # ---- writes --------------------------------------------------------------------
+    async def add(self, key: str, content: str, type: MemoryType | str = MemoryType.ENVIRONMENT,
+                  source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED, tags: Iterable[str] = (),
+                  importance: float = 0.5, pinned: bool = False, source_session: str = "",
+                  episode_id: Optional[str] = None, actor: str = "api", reason: str = "") -> WriteOutcome:
+        now = self.clock()
+        entry = MemoryEntry(
+            key=key, content=content, type=MemoryType.parse(type), tier=MemoryTier.SEMANTIC,
+            tags=[t.strip() for t in tags if t.strip()], source_session=source_session, created_at=now,
+            updated_at=now, importance=validate_importance(importance), last_accessed=now,
+            source=ProvenanceLevel.parse(source), pinned=pinned, episode_id=episode_id,
+        )
+        return await self.gate.write(entry, actor, reason)
+
+    async def edit(self, entry_id: str, content: str, actor: str = "user") -> WriteOutcome:
+        """A person's edit: a new version of the same key, stated by the user."""
+        current = await self.get(entry_id)
+        if current.superseded_by is not None:
+            raise WriteRejected("superseded", f"{entry_id} is an old version; edit the current one")
+        now = self.clock()
+        incoming = MemoryEntry(
+            key=current.key, content=content, type=current.type, tier=MemoryTier.SEMANTIC, tags=list(current.tags),
+            source_session=current.source_session, created_at=now, updated_at=now, importance=current.importance,
+            last_accessed=now, source=ProvenanceLevel.USER_STATED, pinned=current.pinned, episode_id=current.episode_id,
+        )
+        return await self.gate.write(incoming, actor, "edit")
+
+    async def pin(self, entry_id: str, actor: str = "user") -> WriteOutcome:
+        return await self.gate.set_pinned(entry_id, True, actor)
+
+    async def unpin(self, entry_id: str, actor: str = "user") -> WriteOutcome:
+        return await self.gate.set_pinned(entry_id, False, actor)
+
+    async def archive(self, entry_id: str, actor: str = "user") -> WriteOutcome:
+        return await self.gate.archive(entry_id, actor)
+
+    async def restore(self, entry_id: str, actor: str = "user") -> WriteOutcome:
+        return await self.gate.restore(entry_id, actor)
+
+    async def purge(self, entry_id: str, actor: str = "user") -> WriteOutcome:
+        return await self.gate.purge(entry_id, actor)
+
+    async def purge_expired(self, actor: str = "user") -> list[MemoryEntry]:
+        return await self.gate.purge_expired(actor)
+
+    async def decay(self, dry_run: bool = True, actor: str = "user") -> list[DecayChange]:
+        return await self.gate.decay_pass(apply=not dry_run, actor=actor)
+
+    async def record_access(self, entry_ids: Iterable[str]) -> None:
+        await self.gate.record_access(entry_ids)
+
+    # ---- WORKING tier and core snapshot -------------------------------------------
+    async def remember_working(self, session_key: str, key: str, content: str, importance: float = 0.5,
+                               type: MemoryType | str = MemoryType.ENVIRONMENT,
+                               source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED,
+                               actor: str = "agent") -> WriteOutcome:
+        """Push into the session's ring buffer (gated, mirrored to the store so the app sees it)."""
+        buffer = await self._working_buffer(session_key)
+        now = self.clock()
+        entry = MemoryEntry(
+            key=key, content=content, type=MemoryType.parse(type), tier=MemoryTier.WORKING,
+            source_session=session_key, created_at=now, updated_at=now, last_accessed=now,
+            importance=validate_importance(importance), source=ProvenanceLevel.parse(source),
+        )
+        outcome = await self.gate.write(entry, actor, "working")
+        evicted = buffer.push(outcome.entry)
+        if evicted is not None:
+            await self.gate.drop_working([evicted.id], actor, "ring buffer full")
+        return outcome
+
+    async def _working_buffer(self, session_key: str) -> WorkingMemory:
+        buffer = self._working.get(session_key)
+        if buffer is None:
+            buffer = WorkingMemory(int(self.settings.get("memory.workingMaxEntries")))
+            rows = await self.list_entries(EntryFilter(tier=MemoryTier.WORKING, session=session_key),
+                                           order_by="created_at", descending=False)
+            for entry in rows:
+                evicted = buffer.push(entry)
+                if evicted is not None and not self.read_only:
+                    await self.gate.drop_working([evicted.id], "engine", "ring buffer full")
+            self._working[session_key] = buffer
+        return buffer
+
+    async def working_entries(self, session_key: Optional[str] = None) -> list[MemoryEntry]:
+        return await self.list_entries(EntryFilter(tier=MemoryTier.WORKING, session=session_key),
+                                       order_by="created_at", descending=False)
+
+    async def render_working(self, session_key: Optional[str] = None, char_budget: Optional[int] = None) -> Rendered:
+        budget = int(char_budget or self.settings.get("memory.workingCharBudget"))
+        return render_markdown(await self.working_entries(session_key), budget, "Working memory")
+
+    async def core_snapshot(self, char_budget: Optional[int] = None) -> Rendered:
+        """Pinned and USER entries that are live: what every prompt starts with."""
+        budget = int(char_budget or self.settings.get("memory.workingCharBudget"))
+        rows = await self.store.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE superseded_by IS NULL AND tier='semantic' "
+            "AND (pinned=1 OR type='user') ORDER BY pinned DESC, importance DESC, key"
+        )
+        return render_markdown([row_to_entry(r) for r in rows], budget, "Core memory")
+
+    # ---- export / import -----------------------------------------------------------
+    async def export_jsonl(self, path: str | os.PathLike) -> int:
+        """Every entry, oldest version first, one JSON object a line; written atomically."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        entries = await self.list_entries(order_by="created_at", descending=False)
+        entries.sort(key=lambda e: (e.key, e.version, e.created_at))
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for entry in entries:
+                fh.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
+        os.replace(tmp, target)
+        return len(entries)
+
+    async def import_jsonl(self, path: str | os.PathLike, actor: str = "import") -> ImportReport:
+        """Land an export: each line through the gate; bad lines are reported, the rest land."""
+        from .importers.jsonl import read_jsonl_entries
+
+        report = ImportReport()
+        for line_no, entry, error in read_jsonl_entries(Path(path)):
+            if error is not None:
+                report.refused.append({"line": line_no, "reason": "invalid", "message": error})
+                continue
+            await self._land(entry, actor, report, {"line": line_no}, verbatim=True)
+        return report
+
+    async def import_entries(self, entries: Iterable[tuple[dict, MemoryEntry | str]], actor: str,
+                             verbatim: bool) -> ImportReport:
+        """Land converted entries from a foreign format; (where, entry-or-error) pairs.
+
+        verbatim keeps ids, versions and chains (formats that have them)."""
+        report = ImportReport()
+        for where, entry in entries:
+            if isinstance(entry, str):
+                report.refused.append({**where, "reason": "invalid", "message": entry})
+                continue
+            await self._land(entry, actor, report, where, verbatim=verbatim)
+        return report
+
+    async def _land(self, entry: MemoryEntry, actor: str, report: ImportReport, where: dict, verbatim: bool) -> None:
+        try:
+            if verbatim:
+                outcome = await self.gate.import_verbatim(entry, actor)
+            else:
+                outcome = await self.gate.write(entry, actor, "import")
+        except WriteRejected as exc:
+            report.refused.append({**where, "key": entry.key, **exc.to_dict()})
+            return
+        except InvalidValue as exc:
+            report.refused.append({**where, "key": entry.key, "reason": "invalid", "message": str(exc)})
+            return
+        if outcome.action == "unchanged":
+            report.unchanged += 1
+        else:
+            report.landed += 1
+
+
+__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "new_id"]

@@ -1,0 +1,265 @@
+"""The memory model of the spec: entries, episodes, contradictions, their enums,
+and the small result types the engine hands back. Plain dataclasses, no I/O."""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import random
+import uuid
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime, timezone
+from typing import Any, Iterator, Optional
+
+
+def utcnow() -> datetime:
+    """Aware UTC now; every timestamp the engine stores is aware UTC."""
+    return datetime.now(timezone.utc)
+
+
+_id_source: Optional[random.Random] = None
+
+
+def new_id() -> str:
+    """A UUID4; from a seeded source inside deterministic_ids() (demo, snapshots)."""
+    if _id_source is None:
+        return str(uuid.uuid4())
+    return str(uuid.UUID(int=_id_source.getrandbits(128), version=4))
+
+
+@contextlib.contextmanager
+def deterministic_ids(seed: int) -> Iterator[None]:
+    """Make new_id() repeatable, so a rebuilt demo store has the same ids."""
+    global _id_source
+    saved, _id_source = _id_source, random.Random(seed)
+    try:
+        yield
+    finally:
+        _id_source = saved
+
+
+def to_iso(value: Optional[datetime]) -> Optional[str]:
+    return None if value is None else value.astimezone(timezone.utc).isoformat()
+
+
+def from_iso(value: Optional[str]) -> Optional[datetime]:
+    """Parse an ISO timestamp; a naive one is taken as UTC."""
+    if value is None or value == "":
+        return None
+    parsed = datetime.fromisoformat(value)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.astimezone(timezone.utc)
+
+
+class InvalidValue(ValueError):
+    """A value from outside (CLI, file, config) that the model cannot accept."""
+
+
+class _NamedEnum(enum.Enum):
+    @classmethod
+    def parse(cls, value: Any):
+        """Accept a member, its value, or its name in any case; name the choices otherwise."""
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            wanted = value.strip().lower()
+            for member in cls:
+                if member.name.lower() == wanted or str(member.value).lower() == wanted:
+                    return member
+        elif isinstance(value, int) and not isinstance(value, bool):
+            for member in cls:
+                if member.value == value:
+                    return member
+        choices = ", ".join(m.name.lower() for m in cls)
+        raise InvalidValue(f"unknown {cls.__name__} {value!r} (expected one of: {choices})")
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+class MemoryType(_NamedEnum):
+    USER = "user"
+    ENVIRONMENT = "environment"
+
+
+class MemoryTier(_NamedEnum):
+    WORKING = "working"
+    EPISODIC = "episodic"
+    SEMANTIC = "semantic"
+    ARCHIVAL = "archival"
+
+
+class ProvenanceLevel(_NamedEnum):
+    LEGACY = 0
+    MODEL_INFERRED = 1
+    CONSOLIDATED = 2
+    USER_STATED = 3
+
+
+class ContradictionStatus(_NamedEnum):
+    PENDING = "pending"
+    RESOLVED = "resolved"
+    DISMISSED = "dismissed"
+
+
+@dataclass
+class MemoryEntry:
+    """The spec's MemoryEntry, field for field."""
+
+    key: str
+    content: str
+    type: MemoryType = MemoryType.ENVIRONMENT
+    tier: MemoryTier = MemoryTier.SEMANTIC
+    tags: list[str] = field(default_factory=list)
+    source_session: str = ""
+    created_at: datetime = field(default_factory=utcnow)
+    updated_at: datetime = field(default_factory=utcnow)
+    importance: float = 0.5
+    access_count: int = 0
+    last_accessed: datetime = field(default_factory=utcnow)
+    embedding_id: str = ""
+    episode_id: Optional[str] = None
+    version: int = 1
+    superseded_by: Optional[str] = None
+    source: ProvenanceLevel = ProvenanceLevel.MODEL_INFERRED
+    pinned: bool = False
+    id: str = field(default_factory=new_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: enums by lower-case name, timestamps ISO."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, enum.Enum):
+                value = value.label
+            elif isinstance(value, datetime):
+                value = to_iso(value)
+            elif isinstance(value, list):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "MemoryEntry":
+        """Inverse of to_dict; raises InvalidValue naming the bad field."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise InvalidValue(f"unknown field(s): {', '.join(sorted(unknown))}")
+        for required in ("key", "content"):
+            if not isinstance(data.get(required), str):
+                raise InvalidValue(f"field {required!r} must be a string")
+        kwargs = dict(data)
+        try:
+            if "type" in kwargs:
+                kwargs["type"] = MemoryType.parse(kwargs["type"])
+            if "tier" in kwargs:
+                kwargs["tier"] = MemoryTier.parse(kwargs["tier"])
+            if "source" in kwargs:
+                kwargs["source"] = ProvenanceLevel.parse(kwargs["source"])
+            for name in ("created_at", "updated_at", "last_accessed"):
+                if name in kwargs:
+                    parsed = from_iso(kwargs[name])
+                    if parsed is None:
+                        kwargs.pop(name)
+                    else:
+                        kwargs[name] = parsed
+            if "tags" in kwargs:
+                tags = kwargs["tags"]
+                if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+                    raise InvalidValue("field 'tags' must be a list of strings")
+            if "importance" in kwargs:
+                kwargs["importance"] = validate_importance(kwargs["importance"])
+            for name in ("access_count", "version"):
+                if name in kwargs and (not isinstance(kwargs[name], int) or kwargs[name] < 0):
+                    raise InvalidValue(f"field {name!r} must be a non-negative integer")
+        except ValueError as exc:
+            if isinstance(exc, InvalidValue):
+                raise
+            raise InvalidValue(str(exc)) from exc
+        return cls(**kwargs)
+
+
+def validate_importance(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidValue(f"importance must be a number, got {value!r}")
+    if not 0.0 <= float(value) <= 1.0:
+        raise InvalidValue(f"importance must be between 0 and 1, got {value}")
+    return float(value)
+
+
+@dataclass
+class Episode:
+    """The spec's Episode, plus identity, time and which summariser made it."""
+
+    session_key: str
+    summary: str
+    message_range_start: int
+    message_range_end: int
+    entity_ids: list[str] = field(default_factory=list)
+    importance: float = 0.5
+    id: str = field(default_factory=new_id)
+    created_at: datetime = field(default_factory=utcnow)
+    produced_by: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["created_at"] = to_iso(self.created_at)
+        return out
+
+
+@dataclass
+class Contradiction:
+    """The spec's Contradiction, plus status, detector and creation time."""
+
+    entry_a_id: str
+    entry_b_id: str
+    description: str
+    confidence: float
+    resolution: Optional[str] = None
+    resolved_at: Optional[datetime] = None
+    id: str = field(default_factory=new_id)
+    created_at: datetime = field(default_factory=utcnow)
+    status: ContradictionStatus = ContradictionStatus.PENDING
+    detector: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["resolved_at"] = to_iso(self.resolved_at)
+        out["created_at"] = to_iso(self.created_at)
+        out["status"] = self.status.label
+        return out
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """The write scanner's verdict; when blocked, says why and where it matched."""
+
+    blocked: bool
+    reason: Optional[str] = None  # invisible_unicode | en_injection | zh_injection | too_large
+    family: Optional[str] = None  # pattern family, e.g. instruction_override
+    pattern: Optional[str] = None  # the rule that matched
+    matched: Optional[str] = None  # the matched text (normalised form)
+    codepoint: Optional[str] = None  # e.g. "U+200B" for invisible characters
+    offset: Optional[int] = None  # character offset in the original content
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    id: int
+    at: datetime
+    action: str
+    actor: str
+    entry_id: Optional[str]
+    reason: str
+    detail: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["at"] = to_iso(self.at)
+        return out

@@ -1,0 +1,388 @@
+"""SQLite persistence over aiosqlite: schema, forward migrations, transactions,
+row mapping. Knows nothing of rules: the write gate decides, the store records."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterable, Optional
+
+import aiosqlite
+
+from .models import (
+    AuditRecord,
+    Contradiction,
+    ContradictionStatus,
+    Episode,
+    MemoryEntry,
+    MemoryTier,
+    MemoryType,
+    ProvenanceLevel,
+    from_iso,
+    to_iso,
+    utcnow,
+)
+
+BUSY_TIMEOUT_MS = 30_000
+
+# Each migration takes the schema from version i to i+1. Append, never edit.
+MIGRATIONS: list[str] = [
+    # 0 -> 1: the foundation
+    """
+    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE entries(
+        id TEXT PRIMARY KEY,
+        type TEXT NOT NULL CHECK (type IN ('user','environment')),
+        tier TEXT NOT NULL CHECK (tier IN ('working','episodic','semantic','archival')),
+        key TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        source_session TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        importance REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
+        access_count INTEGER NOT NULL DEFAULT 0,
+        last_accessed TEXT NOT NULL,
+        embedding_id TEXT NOT NULL DEFAULT '',
+        episode_id TEXT,
+        version INTEGER NOT NULL DEFAULT 1,
+        superseded_by TEXT,
+        source INTEGER NOT NULL CHECK (source BETWEEN 0 AND 3),
+        pinned INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX entries_tier ON entries(tier);
+    CREATE INDEX entries_key ON entries(type, key);
+    CREATE INDEX entries_updated ON entries(updated_at);
+    CREATE TABLE vectors(
+        entry_id TEXT PRIMARY KEY REFERENCES entries(id) ON DELETE CASCADE,
+        model_id TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL
+    );
+    CREATE TABLE reembed_queue(
+        entry_id TEXT PRIMARY KEY REFERENCES entries(id) ON DELETE CASCADE,
+        reason TEXT NOT NULL,
+        queued_at TEXT NOT NULL
+    );
+    CREATE TABLE episodes(
+        id TEXT PRIMARY KEY,
+        session_key TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        message_range_start INTEGER NOT NULL,
+        message_range_end INTEGER NOT NULL,
+        entity_ids TEXT NOT NULL DEFAULT '[]',
+        importance REAL NOT NULL,
+        created_at TEXT NOT NULL,
+        produced_by TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX episodes_session ON episodes(session_key);
+    CREATE TABLE episode_vectors(
+        episode_id TEXT PRIMARY KEY REFERENCES episodes(id) ON DELETE CASCADE,
+        model_id TEXT NOT NULL,
+        dim INTEGER NOT NULL,
+        vector BLOB NOT NULL
+    );
+    CREATE TABLE contradictions(
+        id TEXT PRIMARY KEY,
+        entry_a_id TEXT NOT NULL,
+        entry_b_id TEXT NOT NULL,
+        description TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        resolution TEXT,
+        resolved_at TEXT,
+        created_at TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending','resolved','dismissed')),
+        detector TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX contradictions_status ON contradictions(status);
+    CREATE TABLE sessions(
+        key TEXT PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        status TEXT NOT NULL DEFAULT 'open'
+    );
+    CREATE TABLE messages(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_key TEXT NOT NULL REFERENCES sessions(key) ON DELETE CASCADE,
+        idx INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        at TEXT NOT NULL,
+        UNIQUE(session_key, idx)
+    );
+    CREATE TABLE audit(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        action TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        entry_id TEXT,
+        reason TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX audit_entry ON audit(entry_id);
+    CREATE TABLE change_log(
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        entry_id TEXT NOT NULL,
+        op TEXT NOT NULL,
+        at TEXT NOT NULL
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+ENTRY_COLUMNS = (
+    "id, type, tier, key, content, tags, source_session, created_at, updated_at, importance, "
+    "access_count, last_accessed, embedding_id, episode_id, version, superseded_by, source, pinned"
+)
+
+
+class StoreError(Exception):
+    """The database cannot be used as asked; the message says why."""
+
+
+class ReadOnlyStore(StoreError):
+    """A write was attempted on a store opened read-only."""
+
+
+def entry_to_row(e: MemoryEntry) -> tuple:
+    return (
+        e.id, e.type.value, e.tier.value, e.key, e.content, json.dumps(e.tags, ensure_ascii=False),
+        e.source_session, to_iso(e.created_at), to_iso(e.updated_at), e.importance,
+        e.access_count, to_iso(e.last_accessed), e.embedding_id, e.episode_id, e.version,
+        e.superseded_by, e.source.value, int(e.pinned),
+    )
+
+
+def row_to_entry(row: sqlite3.Row | tuple) -> MemoryEntry:
+    return MemoryEntry(
+        id=row[0], type=MemoryType(row[1]), tier=MemoryTier(row[2]), key=row[3], content=row[4],
+        tags=json.loads(row[5]), source_session=row[6], created_at=from_iso(row[7]),
+        updated_at=from_iso(row[8]), importance=row[9], access_count=row[10],
+        last_accessed=from_iso(row[11]), embedding_id=row[12], episode_id=row[13],
+        version=row[14], superseded_by=row[15], source=ProvenanceLevel(row[16]), pinned=bool(row[17]),
+    )
+
+
+def row_to_episode(row) -> Episode:
+    return Episode(
+        id=row[0], session_key=row[1], summary=row[2], message_range_start=row[3],
+        message_range_end=row[4], entity_ids=json.loads(row[5]), importance=row[6],
+        created_at=from_iso(row[7]), produced_by=row[8],
+    )
+
+
+EPISODE_COLUMNS = (
+    "id, session_key, summary, message_range_start, message_range_end, entity_ids, importance, "
+    "created_at, produced_by"
+)
+CONTRADICTION_COLUMNS = (
+    "id, entry_a_id, entry_b_id, description, confidence, resolution, resolved_at, created_at, "
+    "status, detector, detail"
+)
+
+
+def row_to_contradiction(row) -> Contradiction:
+    return Contradiction(
+        id=row[0], entry_a_id=row[1], entry_b_id=row[2], description=row[3], confidence=row[4],
+        resolution=row[5], resolved_at=from_iso(row[6]), created_at=from_iso(row[7]),
+        status=ContradictionStatus(row[8]), detector=row[9],
+    )
+
+
+def _check_sqlite_file(path: Path) -> None:
+    """Refuse a file that is not SQLite before aiosqlite touches (and maybe rewrites) it."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with open(path, "rb") as fh:
+        header = fh.read(16)
+    if header != b"SQLite format 3\x00":
+        raise StoreError(f"{path} is not a SQLite database (bad header); it was left untouched")
+
+
+class Store:
+    """One aiosqlite connection to one store file, WAL, busy timeout, foreign keys."""
+
+    def __init__(self, path: Path, conn: aiosqlite.Connection, read_only: bool):
+        self.path = path
+        self.conn = conn
+        self.read_only = read_only
+        self._write_lock = asyncio.Lock()
+
+    # ---- opening -------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | os.PathLike, read_only: bool = False) -> "Store":
+        """Open (creating if absent) and migrate; a read-only file opens read-only."""
+        path = Path(path).expanduser()
+        _check_sqlite_file(path)
+        if not read_only and path.exists() and not os.access(path, os.W_OK):
+            read_only = True
+        if not read_only and not path.exists() and not os.access(path.parent or Path("."), os.W_OK):
+            raise StoreError(f"cannot create {path}: folder is not writable")
+        if read_only:
+            if not path.exists():
+                raise StoreError(f"{path} does not exist (cannot create a store read-only)")
+            uri = f"file:{path.resolve()}?mode=ro"
+            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        else:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        store = cls(path, conn, read_only)
+        try:
+            await store._configure()
+            await store._migrate()
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise StoreError(f"{path} cannot be opened: {exc}") from exc
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def _configure(self) -> None:
+        await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        await self.conn.execute("PRAGMA foreign_keys=ON")
+        if not self.read_only:
+            await self.conn.execute("PRAGMA journal_mode=WAL")
+            await self.conn.execute("PRAGMA synchronous=NORMAL")
+        # Touch the schema so a corrupt file fails here, not later.
+        await self.conn.execute("SELECT count(*) FROM sqlite_master")
+
+    async def schema_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            return (await cur.fetchone())[0]
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {current}, newer than this echo-memory "
+                f"understands ({SCHEMA_VERSION}); upgrade echo-memory. The file was not changed."
+            )
+        if current == SCHEMA_VERSION:
+            return
+        if self.read_only:
+            raise StoreError(
+                f"{self.path} has schema version {current} and needs migrating to "
+                f"{SCHEMA_VERSION}, which a read-only store cannot do"
+            )
+        async with self.transaction():
+            # Re-read inside the write lock: another process may have migrated meanwhile.
+            current = await self.schema_version()
+            for version in range(current, SCHEMA_VERSION):
+                for statement in _split_sql(MIGRATIONS[version]):
+                    await self.conn.execute(statement)
+            await self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    # ---- transactions --------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE … COMMIT, rolled back on any error: all or nothing."""
+        if self.read_only:
+            raise ReadOnlyStore(f"{self.path} is open read-only; nothing was written")
+        async with self._write_lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            else:
+                await self.conn.execute("COMMIT")
+
+    async def data_version(self) -> int:
+        """Changes when another connection commits (PRAGMA data_version)."""
+        async with self.conn.execute("PRAGMA data_version") as cur:
+            return (await cur.fetchone())[0]
+
+    # ---- reads ---------------------------------------------------------------------
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Optional[tuple]:
+        async with self.conn.execute(sql, tuple(params)) as cur:
+            return await cur.fetchone()
+
+    async def get_entry(self, entry_id: str) -> Optional[MemoryEntry]:
+        row = await self.fetchone(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,))
+        return None if row is None else row_to_entry(row)
+
+    async def current_for_key(self, conn, type_: MemoryType, key: str) -> Optional[MemoryEntry]:
+        """The live (not superseded, not WORKING) entry holding (type, key), if any."""
+        async with conn.execute(
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE type=? AND key=? AND superseded_by IS NULL "
+            "AND tier NOT IN ('working','episodic') ORDER BY version DESC LIMIT 1",
+            (type_.value, key),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row_to_entry(row)
+
+    # ---- writes (call inside transaction()) ----------------------------------------
+    @staticmethod
+    async def insert_entry(conn, entry: MemoryEntry) -> None:
+        await conn.execute(
+            f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * 18)})", entry_to_row(entry)
+        )
+        await Store.log_change(conn, entry.id, "insert")
+
+    @staticmethod
+    async def update_entry(conn, entry: MemoryEntry) -> None:
+        row = entry_to_row(entry)
+        cols = [c.strip() for c in ENTRY_COLUMNS.split(",")][1:]
+        await conn.execute(
+            f"UPDATE entries SET {', '.join(f'{c}=?' for c in cols)} WHERE id=?", row[1:] + (row[0],)
+        )
+        await Store.log_change(conn, entry.id, "update")
+
+    @staticmethod
+    async def delete_entry(conn, entry_id: str) -> None:
+        await conn.execute("DELETE FROM entries WHERE id=?", (entry_id,))
+        await Store.log_change(conn, entry_id, "delete")
+
+    @staticmethod
+    async def log_change(conn, entry_id: str, op: str) -> None:
+        await conn.execute(
+            "INSERT INTO change_log(entry_id, op, at) VALUES (?,?,?)", (entry_id, op, to_iso(utcnow()))
+        )
+
+    @staticmethod
+    async def audit(
+        conn, action: str, actor: str, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None,
+        at: Optional[datetime] = None,
+    ) -> None:
+        await conn.execute(
+            "INSERT INTO audit(at, action, actor, entry_id, reason, detail) VALUES (?,?,?,?,?,?)",
+            (to_iso(at or utcnow()), action, actor, entry_id, reason, json.dumps(detail or {}, ensure_ascii=False, default=str)),
+        )
+
+    async def audit_records(
+        self, entry_id: Optional[str] = None, action: Optional[str] = None, limit: int = 500
+    ) -> list[AuditRecord]:
+        where, params = [], []
+        if entry_id is not None:
+            where.append("entry_id=?")
+            params.append(entry_id)
+        if action is not None:
+            where.append("action=?")
+            params.append(action)
+        sql = "SELECT id, at, action, actor, entry_id, reason, detail FROM audit"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY id DESC LIMIT ?"
+        rows = await self.fetchall(sql, params + [limit])
+        return [
+            AuditRecord(id=r[0], at=from_iso(r[1]), action=r[2], actor=r[3], entry_id=r[4], reason=r[5], detail=json.loads(r[6]))
+            for r in rows
+        ]
+
+
+def _split_sql(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
