@@ -6,7 +6,7 @@ torch: models load lazily. The app uses only the names exported here."""
 
 from .config import KNOBS, ConfigError, Knob, Settings, default_config_path, parse_assignments
 from .gate import DecayChange, EntryNotFound, WriteOutcome, WriteRejected, provenance_guard
-from .memory import EntryFilter, ImportReport, MemoryEngine
+from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange
 from .models import (
     AuditRecord,
     Contradiction,
@@ -27,6 +27,6 @@ __all__ = [
     "AuditRecord", "ConfigError", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
     "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
-    "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
+    "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import os
 import sys
@@ -24,6 +25,10 @@ from .scanner import scan_memory_content
 from .store import StoreError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
+
+# Modules whose register(add) adds their subcommands: add(name, handler, help) returns
+# the subparser (with --json already) and handler(engine, args) returns an exit code.
+EXTENSIONS: tuple[str, ...] = ()
 
 
 class CliError(Exception):
@@ -258,6 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session"), p.add_argument("--core", action="store_true")
     p = add("audit", cmd_audit, "the audit log")
     p.add_argument("--id"), p.add_argument("--action"), p.add_argument("--limit", type=int, default=100)
+    for module in EXTENSIONS:
+        importlib.import_module(module).register(add)
     return parser
 
 

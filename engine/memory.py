@@ -3,12 +3,13 @@ the app call this; it reads through the store and writes through the gate."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, AsyncIterator, Callable, Iterable, Optional
 
 from .config import Settings
 from .decay import days_until_threshold, decay_factor, effective_importance
@@ -67,6 +68,14 @@ class EntryFilter:
             clauses.append("source_session=?")
             params.append(self.session)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+@dataclass(frozen=True)
+class StoreChange:
+    """Another process committed: which entries it touched and how."""
+
+    entry_ids: list[str]
+    ops: list[str]
 
 
 @dataclass
@@ -286,6 +295,34 @@ class MemoryEngine:
         )
         return render_markdown([row_to_entry(r) for r in rows], budget, "Core memory")
 
+    # ---- live changes from other processes -----------------------------------------
+    async def watch_changes(self, stop_event: Optional[asyncio.Event] = None) -> AsyncIterator[StoreChange]:
+        """Yield a StoreChange each time another connection commits to this store.
+
+        watchfiles wakes us on the db and -wal files; PRAGMA data_version tells a
+        foreign commit from our own writes (which do not change it), so the app's
+        own edits do not echo back."""
+        from watchfiles import awatch
+
+        names = {self.path.name, self.path.name + "-wal"}
+        last_version = await self.store.data_version()
+        last_seq = await self.last_change_seq()
+        async for _events in awatch(self.path.parent, stop_event=stop_event, debounce=100, step=50,
+                                    watch_filter=lambda _c, p: Path(p).name in names):
+            version = await self.store.data_version()
+            if version == last_version:
+                continue
+            last_version = version
+            rows = await self.store.fetchall(
+                "SELECT seq, entry_id, op FROM change_log WHERE seq > ? ORDER BY seq", (last_seq,))
+            if rows:
+                last_seq = rows[-1][0]
+            yield StoreChange(entry_ids=sorted({r[1] for r in rows}), ops=sorted({r[2] for r in rows}))
+
+    async def last_change_seq(self) -> int:
+        row = await self.store.fetchone("SELECT coalesce(max(seq), 0) FROM change_log")
+        return row[0]
+
     # ---- export / import -----------------------------------------------------------
     async def export_jsonl(self, path: str | os.PathLike) -> int:
         """Every entry, oldest version first, one JSON object a line; written atomically."""
@@ -342,4 +379,4 @@ class MemoryEngine:
             report.landed += 1
 
 
-__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "new_id"]
+__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange"]
