@@ -40,18 +40,17 @@ def effective_importance(entry: MemoryEntry, now: datetime, base_half_life_days:
 
 
 def days_until_threshold(entry: MemoryEntry, now: datetime, base_half_life_days: float,
-                         threshold: float) -> float | None:
-    """Days from now until effective importance falls under threshold, if no access comes.
+                         threshold: float) -> int | None:
+    """Whole days from now until effective importance is under threshold, if no access comes.
 
-    None when it never will (exempt, or importance already at/under zero threshold);
-    0 when it already has."""
+    None when it never will (exempt, or a zero threshold); 0 when it already is."""
     if is_exempt(entry) or threshold <= 0:
         return None
-    if entry.importance <= threshold:
-        return 0.0
+    if entry.importance < threshold:
+        return 0
     hl = half_life_days(entry.access_count, base_half_life_days)
-    total = hl * math.log2(entry.importance / threshold)
-    return max(0.0, total - days_since_access(entry, now))
+    first_day_below = math.floor(hl * math.log2(entry.importance / threshold)) + 1
+    return max(0, first_day_below - days_since_access(entry, now))
 
 
 def curve(entry: MemoryEntry, now: datetime, base_half_life_days: float, days: int,

@@ -246,11 +246,13 @@ class Store:
     async def _configure(self) -> None:
         await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         await self.conn.execute("PRAGMA foreign_keys=ON")
+        # Touch the schema so a corrupt file fails here, not later.
+        await self.conn.execute("SELECT count(*) FROM sqlite_master")
+        if await self.schema_version() > SCHEMA_VERSION:
+            return  # _migrate refuses it; switching to WAL would rewrite the header
         if not self.read_only:
             await self.conn.execute("PRAGMA journal_mode=WAL")
             await self.conn.execute("PRAGMA synchronous=NORMAL")
-        # Touch the schema so a corrupt file fails here, not later.
-        await self.conn.execute("SELECT count(*) FROM sqlite_master")
 
     async def schema_version(self) -> int:
         async with self.conn.execute("PRAGMA user_version") as cur:
