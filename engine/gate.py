@@ -121,22 +121,60 @@ class WriteGate:
     # ---- content writes ------------------------------------------------------------
     async def write(self, incoming: MemoryEntry, actor: str, reason: str = "") -> WriteOutcome:
         """Create or replace the live entry for (type, key), as one audited transaction."""
-        validate_shape(incoming)
-        try:
-            return await self._write(incoming, actor, reason)
-        except WriteRejected as exc:
-            await self._audit_rejection(exc, incoming, actor)
-            raise
+        [result] = await self.write_many([incoming], actor, reason)
+        if isinstance(result, Exception):
+            raise result
+        return result
 
-    async def _write(self, incoming: MemoryEntry, actor: str, reason: str) -> WriteOutcome:
-        self._scan_or_reject(incoming)
+    async def write_many(self, entries: Iterable[MemoryEntry], actor: str, reason: str = "",
+                         verbatim: bool = False) -> list[WriteOutcome | WriteRejected | InvalidValue]:
+        """Gate each entry in turn inside one transaction, one savepoint each: a refused
+        entry is audited and rolled back alone, the rest land. Returns, per entry, its
+        outcome or the exception that refused it.
+
+        verbatim lands exported entries as they were (id, version, chain, timestamps);
+        a live one that meets another live entry for its key is still a replacing write,
+        so the provenance guard applies."""
+        results: list[WriteOutcome | WriteRejected | InvalidValue] = []
+        checked = []
+        for entry in entries:
+            try:
+                validate_shape(entry)
+                self._scan_or_reject(entry)
+                checked.append((entry, None))
+            except (InvalidValue, WriteRejected) as exc:
+                checked.append((entry, exc))
         async with self.store.transaction() as conn:
-            if incoming.tier is MemoryTier.WORKING:
-                await Store.insert_entry(conn, incoming)
-                await self._audit(conn, "write", actor, incoming.id, reason, {"tier": "working", "key": incoming.key})
-                return WriteOutcome("created", incoming, changed=[incoming])
-            existing = await self.store.current_for_key(conn, incoming.type, incoming.key)
-            return await self._place(conn, incoming, existing, actor, reason)
+            for entry, error in checked:
+                if error is None:
+                    await conn.execute("SAVEPOINT gate_write")
+                    try:
+                        results.append(await self._apply(conn, entry, actor, reason, verbatim))
+                        await conn.execute("RELEASE gate_write")
+                        continue
+                    except WriteRejected as exc:
+                        await conn.execute("ROLLBACK TO gate_write")
+                        await conn.execute("RELEASE gate_write")
+                        error = exc
+                if isinstance(error, WriteRejected) and error.reason != "duplicate_id":
+                    await self._audit_rejection(conn, error, entry, actor)
+                results.append(error)
+        return results
+
+    async def _apply(self, conn, entry: MemoryEntry, actor: str, reason: str, verbatim: bool) -> WriteOutcome:
+        if verbatim:
+            if await self._exists(conn, entry.id):
+                raise WriteRejected("duplicate_id", f"an entry with id {entry.id} already exists", id=entry.id)
+            if entry.superseded_by is not None or entry.tier in (MemoryTier.WORKING, MemoryTier.EPISODIC):
+                await Store.insert_entry(conn, entry)
+                await self._audit(conn, "import", actor, entry.id, reason, {"key": entry.key, "version": entry.version})
+                return WriteOutcome("created", entry, changed=[entry])
+        elif entry.tier is MemoryTier.WORKING:
+            await Store.insert_entry(conn, entry)
+            await self._audit(conn, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
+            return WriteOutcome("created", entry, changed=[entry])
+        existing = await self.store.current_for_key(conn, entry.type, entry.key)
+        return await self._place(conn, entry, existing, actor, reason)
 
     async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: str,
                      reason: str) -> WriteOutcome:
@@ -186,42 +224,13 @@ class WriteGate:
                 scan=result,
             )
 
-    async def _audit_rejection(self, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
-        """Refusals are audited after the rollback, so the log keeps what was blocked."""
-        if self.store.read_only:
-            return
-        async with self.store.transaction() as conn:
-            await self._audit(conn, "reject", actor, exc.detail.get("existing_id"), exc.reason, {
-                "key": entry.key, "type": entry.type.label, "source": entry.source.label,
-                "content": entry.content, "message": exc.message,
-                "scan": exc.scan.to_dict() if exc.scan else None,
-            })
-
-    async def import_verbatim(self, entry: MemoryEntry, actor: str) -> WriteOutcome:
-        """Land an exported entry as it was (id, version, chain, timestamps), still gated.
-
-        A live entry that meets another live entry for the same key is placed as a
-        replacing write instead, so the provenance guard still applies."""
-        validate_shape(entry)
-        try:
-            return await self._import_verbatim(entry, actor)
-        except WriteRejected as exc:
-            if exc.reason != "duplicate_id":
-                await self._audit_rejection(exc, entry, actor)
-            raise
-
-    async def _import_verbatim(self, entry: MemoryEntry, actor: str) -> WriteOutcome:
-        self._scan_or_reject(entry)
-        async with self.store.transaction() as conn:
-            if await self._exists(conn, entry.id):
-                raise WriteRejected("duplicate_id", f"an entry with id {entry.id} already exists", id=entry.id)
-            if entry.superseded_by is None and entry.tier not in (MemoryTier.WORKING, MemoryTier.EPISODIC):
-                existing = await self.store.current_for_key(conn, entry.type, entry.key)
-                if existing is not None:
-                    return await self._place(conn, entry, existing, actor, "import")
-            await Store.insert_entry(conn, entry)
-            await self._audit(conn, "import", actor, entry.id, "", {"key": entry.key, "version": entry.version})
-            return WriteOutcome("created", entry, changed=[entry])
+    async def _audit_rejection(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
+        """The log keeps what was blocked, with why, for the quarantine view."""
+        await self._audit(conn, "reject", actor, exc.detail.get("existing_id"), exc.reason, {
+            "key": entry.key, "type": entry.type.label, "source": entry.source.label,
+            "content": entry.content, "message": exc.message,
+            "scan": exc.scan.to_dict() if exc.scan else None,
+        })
 
     # ---- state changes -------------------------------------------------------------
     async def _load(self, conn, entry_id: str) -> MemoryEntry:

@@ -337,46 +337,43 @@ class MemoryEngine:
         return len(entries)
 
     async def import_jsonl(self, path: str | os.PathLike, actor: str = "import") -> ImportReport:
-        """Land an export: each line through the gate; bad lines are reported, the rest land."""
+        """Land an export: every line through the gate; bad lines are reported, the rest land."""
         from .importers.jsonl import read_jsonl_entries
 
-        report = ImportReport()
-        for line_no, entry, error in read_jsonl_entries(Path(path)):
-            if error is not None:
-                report.refused.append({"line": line_no, "reason": "invalid", "message": error})
-                continue
-            await self._land(entry, actor, report, {"line": line_no}, verbatim=True)
-        return report
+        items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
+        return await self.import_entries(items, actor, verbatim=True)
 
     async def import_entries(self, entries: Iterable[tuple[dict, MemoryEntry | str]], actor: str,
-                             verbatim: bool) -> ImportReport:
-        """Land converted entries from a foreign format; (where, entry-or-error) pairs.
+                             verbatim: bool, batch: int = 500) -> ImportReport:
+        """Land converted entries: (where, entry-or-error) pairs, gated in batches.
 
         verbatim keeps ids, versions and chains (formats that have them)."""
         report = ImportReport()
+        pending: list[tuple[dict, MemoryEntry]] = []
+
+        async def flush() -> None:
+            results = await self.gate.write_many([e for _, e in pending], actor, "import", verbatim=verbatim)
+            for (where, entry), result in zip(pending, results):
+                if isinstance(result, WriteRejected):
+                    report.refused.append({**where, "key": entry.key, **result.to_dict()})
+                elif isinstance(result, InvalidValue):
+                    report.refused.append({**where, "key": entry.key, "reason": "invalid", "message": str(result)})
+                elif result.action == "unchanged":
+                    report.unchanged += 1
+                else:
+                    report.landed += 1
+            pending.clear()
+
         for where, entry in entries:
             if isinstance(entry, str):
                 report.refused.append({**where, "reason": "invalid", "message": entry})
                 continue
-            await self._land(entry, actor, report, where, verbatim=verbatim)
+            pending.append((where, entry))
+            if len(pending) >= batch:
+                await flush()
+        if pending:
+            await flush()
         return report
-
-    async def _land(self, entry: MemoryEntry, actor: str, report: ImportReport, where: dict, verbatim: bool) -> None:
-        try:
-            if verbatim:
-                outcome = await self.gate.import_verbatim(entry, actor)
-            else:
-                outcome = await self.gate.write(entry, actor, "import")
-        except WriteRejected as exc:
-            report.refused.append({**where, "key": entry.key, **exc.to_dict()})
-            return
-        except InvalidValue as exc:
-            report.refused.append({**where, "key": entry.key, "reason": "invalid", "message": str(exc)})
-            return
-        if outcome.action == "unchanged":
-            report.unchanged += 1
-        else:
-            report.landed += 1
 
 
 __all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange"]

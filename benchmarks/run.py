@@ -1,0 +1,33 @@
+"""`make bench`: every benchmark in one JSON document (medians, p95, and each
+one's ratio against a baseline measured in the same process)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import platform
+import sys
+import time
+
+from benchmarks import engine_bench
+
+
+def main() -> int:
+    started = time.time()
+    report = {
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "write_path": asyncio.run(engine_bench.run()),
+    }
+    report["seconds"] = round(time.time() - started, 1)
+    text = json.dumps(report, indent=2)
+    print(text)
+    out = os.environ.get("BENCH_OUT")
+    if out:
+        with open(out, "w") as fh:
+            fh.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
