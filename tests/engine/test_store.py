@@ -64,6 +64,8 @@ async def test_corrupt_database_gives_clear_error(db_path):
 
 async def test_unwritable_file_opens_read_only(db_path, monkeypatch):
     make_v1_store(db_path)
+    async with await MemoryEngine.open(db_path):
+        pass  # migrated to the current schema while writable
     db_path.chmod(stat.S_IRUSR)
     real_access = os.access  # root passes access checks; ask as a normal user would
     monkeypatch.setattr(os, "access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
@@ -81,6 +83,14 @@ async def test_read_only_store_refuses_writes_and_keeps_data(db_path):
             await eng.add("k2", "v2")
     async with await MemoryEngine.open(db_path) as eng:
         assert await eng.count_entries() == 1
+
+
+async def test_read_only_open_of_old_schema_explains_why(db_path):
+    make_v1_store(db_path)
+    if SCHEMA_VERSION == 1:
+        pytest.skip("no newer schema yet")
+    with pytest.raises(StoreError, match="needs migrating"):
+        await MemoryEngine.open(db_path, read_only=True)
 
 
 async def test_read_only_open_of_missing_file_is_clear(tmp_path):

@@ -27,10 +27,10 @@ async def test_buffer_survives_reopen(engine, db_path, clock):
         await reopened.close()
 
 
-async def test_budget_truncates_by_importance_descending(engine):
-    await engine.remember_working("s", "low", "a" * 60, importance=0.1)
-    await engine.remember_working("s", "high", "b" * 60, importance=0.9)
-    await engine.remember_working("s", "mid", "c" * 60, importance=0.5)
+async def test_budget_truncates_by_importance_descending(engine, clock):
+    for key, importance in (("low", 0.1), ("high", 0.9), ("mid", 0.5)):
+        clock.advance(seconds=1)
+        await engine.remember_working("s", key, key[0] * 60, importance=importance)
     rendered = await engine.render_working("s", char_budget=200)
     assert [e.key for e in rendered.included] == ["high", "mid"]
     assert [e.key for e in rendered.cut] == ["low"]
