@@ -37,7 +37,6 @@ from engine.models import ScanResult
 
 __all__ = [
     "MAX_CONTENT_CHARS",
-    "ContentTooLarge",
     "Rule",
     "EN_RULES",
     "SQUASHED_RULES",
@@ -51,14 +50,6 @@ __all__ = [
 
 MAX_CONTENT_CHARS = 65536
 """Longest content the scanner accepts; longer content is refused as ``too_large``."""
-
-
-class ContentTooLarge(ValueError):
-    """For callers that prefer an exception over a ``too_large`` verdict.
-
-    The scanner itself never raises for size: it returns
-    ``ScanResult(blocked=True, reason="too_large", ...)``.
-    """
 
 
 # --------------------------------------------------------------------------
