@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Optional
 
+from .consolidation.demo_sessions import replay_sessions
 from .gate import WriteRejected
 from .memory import MemoryEngine
 from .models import InvalidValue, MemoryType, ProvenanceLevel, deterministic_ids, utcnow
@@ -131,6 +132,7 @@ async def _write_demo(engine: MemoryEngine, clock: _Clock) -> dict[str, int]:
     clock.at = clock.now - timedelta(minutes=30)
     for key, content, importance in WORKING:
         await engine.remember_working("s-live", key, content, importance)
+    replayed = await replay_sessions(engine, clock)
     clock.at = clock.now
     archived = len(await engine.decay(dry_run=False, actor="demo"))
-    return {"facts": len(FACTS), "refused": refused, "archived_by_decay": archived}
+    return {"facts": len(FACTS), "refused": refused, "archived_by_decay": archived, **replayed}

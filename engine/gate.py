@@ -6,6 +6,7 @@ A refusal raises WriteRejected, is audited, and changes nothing else."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Optional
@@ -13,6 +14,7 @@ from typing import Any, Callable, Iterable, Optional
 from .config import Settings
 from .decay import effective_importance, is_exempt
 from .models import (
+    Episode,
     InvalidValue,
     MemoryEntry,
     MemoryTier,
@@ -384,3 +386,102 @@ class WriteGate:
                     await self._audit(conn, "archive", actor, archived.id, "decay",
                                       {"effective_importance": change.effective_importance, "threshold": threshold})
         return changes
+
+    # ---- consolidation and contradiction resolution --------------------------------
+    # These take the caller's open transaction, so a fact, a supersession or an undo
+    # commits (or rolls back) together with the caller's own bookkeeping.
+    async def write_in(self, conn, incoming: MemoryEntry, actor: str, reason: str = "") -> WriteOutcome:
+        """write() inside an open transaction. A refusal raises before anything is
+        written; the caller audits it (audit_refusal_in, or audit_refusal after rollback)."""
+        validate_shape(incoming)
+        if incoming.tier is not MemoryTier.SEMANTIC:
+            raise InvalidValue(f"only SEMANTIC writes can join a transaction; got {incoming.tier.label}")
+        self._scan_or_reject(incoming)
+        existing = await self.store.current_for_key(conn, incoming.type, incoming.key)
+        return await self._place(conn, incoming, existing, actor, reason)
+
+    async def audit_refusal_in(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
+        """Record a refused write inside the caller's transaction (which will commit)."""
+        await self._audit_rejection(conn, exc, entry, actor)
+
+    async def audit_refusal(self, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
+        """Record a refused write after the caller's transaction rolled back."""
+        async with self.store.transaction() as conn:
+            await self._audit_rejection(conn, exc, entry, actor)
+
+    async def write_episode_in(self, conn, episode: Episode, actor: str) -> None:
+        """Episodes are memory a model reads back: the summary and entity ids meet the scanner."""
+        for text in (episode.summary, *episode.entity_ids):
+            result = scan_memory_content(text)
+            if result.blocked:
+                raise WriteRejected(result.reason or "blocked",
+                                    f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
+                                    scan=result)
+        await conn.execute(
+            "INSERT INTO episodes(id, session_key, summary, message_range_start, message_range_end, entity_ids, "
+            "importance, created_at, produced_by) VALUES (?,?,?,?,?,?,?,?,?)",
+            (episode.id, episode.session_key, episode.summary, episode.message_range_start,
+             episode.message_range_end, json.dumps(episode.entity_ids, ensure_ascii=False),
+             validate_importance(episode.importance), episode.created_at.isoformat(), episode.produced_by),
+        )
+        await self._audit(conn, "episode", actor, episode.id, "", {
+            "session": episode.session_key, "range": [episode.message_range_start, episode.message_range_end],
+            "produced_by": episode.produced_by,
+        })
+
+    async def _load_live(self, conn, entry_id: str) -> MemoryEntry:
+        entry = await self._load(conn, entry_id)
+        if entry.superseded_by is not None or entry.tier is not MemoryTier.SEMANTIC:
+            raise WriteRejected("not_live", f"{entry_id} ({entry.key!r}) is no longer current: it is "
+                                f"{entry.tier.label}" + (f", superseded by {entry.superseded_by}" if entry.superseded_by else ""),
+                                id=entry_id)
+        return entry
+
+    async def supersede_in(self, conn, loser_id: str, winner_id: str, actor: str, reason: str,
+                           detail: Optional[dict] = None) -> MemoryEntry:
+        """Resolve a conflict between two live entries: the loser points at the winner
+        and moves to ARCHIVAL. Returns the loser as stored now."""
+        if loser_id == winner_id:
+            raise InvalidValue("an entry cannot supersede itself")
+        loser = await self._load_live(conn, loser_id)
+        await self._load_live(conn, winner_id)
+        now = self.clock()
+        updated = replace(loser, superseded_by=winner_id, tier=MemoryTier.ARCHIVAL, updated_at=now)
+        await Store.update_entry(conn, updated)
+        await self._audit(conn, "supersede", actor, loser_id, reason, {"superseded_by": winner_id, **(detail or {})})
+        return updated
+
+    async def reinstate_in(self, conn, entry_id: str, tier: MemoryTier, superseded_by: Optional[str], actor: str,
+                           reason: str) -> MemoryEntry:
+        """Put an entry back to the tier and supersession it had (undo of a resolution),
+        refusing when its key has meanwhile been taken by another live entry."""
+        entry = await self._load(conn, entry_id)
+        if superseded_by is None and tier is MemoryTier.SEMANTIC:
+            holder = await self.store.current_for_key(conn, entry.type, entry.key)
+            if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
+                raise WriteRejected("key_taken", f"{entry.key!r} now has a live entry {holder.id}; "
+                                    f"{entry_id} cannot come back beside it", existing_id=holder.id)
+        updated = replace(entry, tier=tier, superseded_by=superseded_by, updated_at=self.clock())
+        await Store.update_entry(conn, updated)
+        await self._audit(conn, "reinstate", actor, entry_id, reason,
+                          {"tier": tier.label, "superseded_by": superseded_by})
+        return updated
+
+    async def unmerge_in(self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]],
+                         actor: str, reason: str) -> list[MemoryEntry]:
+        """Undo a merge: delete the merged entry (its content stays in the audit log) and
+        reinstate the entries it superseded. Refused once the merged entry has a newer
+        version or something else came to point at it."""
+        merged = await self._load_live(conn, merged_id)
+        originals = list(originals)
+        async with conn.execute("SELECT id FROM entries WHERE superseded_by=?", (merged_id,)) as cur:
+            pointing = {r[0] for r in await cur.fetchall()}
+        strangers = pointing - {entry_id for entry_id, _, _ in originals}
+        if strangers:
+            raise WriteRejected("merge_in_use", f"{', '.join(sorted(strangers))} now point at the merged entry "
+                                f"{merged_id}; it cannot be removed", id=merged_id)
+        await Store.delete_entry(conn, merged_id)
+        await self._audit(conn, "discard", actor, merged_id, reason,
+                          {"key": merged.key, "version": merged.version, "content": merged.content})
+        return [await self.reinstate_in(conn, entry_id, tier, superseded_by, actor, reason)
+                for entry_id, tier, superseded_by in originals]

@@ -105,6 +105,10 @@ class MemoryEngine:
         return cls(store, settings or Settings.defaults(), clock)
 
     async def close(self) -> None:
+        """Stop background consolidation (if it was started), then close the store."""
+        service = self.__dict__.get("_consolidation")
+        if service is not None:
+            await service.stop()
         await self.store.close()
 
     async def __aenter__(self) -> "MemoryEngine":
@@ -374,6 +378,35 @@ class MemoryEngine:
         if pending:
             await flush()
         return report
+
+    # ---- sessions, consolidation, contradictions
+    @property
+    def consolidation(self) -> "ConsolidationService":
+        """Sessions, the consolidation pipeline and its scheduler, contradictions and the
+        version lattice; created on first use (engine/consolidation/service.py)."""
+        service = self.__dict__.get("_consolidation")
+        if service is None:
+            from .consolidation.service import ConsolidationService
+
+            service = self._consolidation = ConsolidationService(self)
+        return service
+
+    async def open_session(self, key: str) -> "SessionInfo":
+        return await self.consolidation.open_session(key)
+
+    async def add_message(self, key: str, role: str, content: str) -> "Message":
+        return await self.consolidation.add_message(key, role, content)
+
+    async def end_session(self, key: str) -> "JobRecord":
+        """End the session and schedule its consolidation in the background; returns at once."""
+        return await self.consolidation.end_session(key)
+
+    async def clear_working(self, session_key: str, actor: str = "consolidation") -> int:
+        """Drop a session's WORKING entries (through the gate) and forget its ring buffer."""
+        entries = await self.working_entries(session_key)
+        await self.gate.drop_working([e.id for e in entries], actor, "session consolidated")
+        self._working.pop(session_key, None)
+        return len(entries)
 
 
 __all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange"]

@@ -133,6 +133,71 @@ MIGRATIONS: list[str] = [
         at TEXT NOT NULL
     );
     """,
+    # 1 -> 2: sessions and consolidation (progress, persisted jobs, runs, candidate facts,
+    # undoable resolutions)
+    """
+    ALTER TABLE sessions ADD COLUMN last_activity_at TEXT;
+    ALTER TABLE sessions ADD COLUMN consolidated_through INTEGER NOT NULL DEFAULT -1;
+    CREATE UNIQUE INDEX episodes_range ON episodes(session_key, message_range_start, message_range_end);
+    CREATE INDEX episodes_created ON episodes(created_at);
+    CREATE UNIQUE INDEX contradictions_pair ON contradictions(entry_a_id, entry_b_id);
+    CREATE TABLE jobs(
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        session_key TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending','running','done','failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX jobs_one_pending ON jobs(kind, session_key) WHERE status='pending';
+    CREATE TABLE consolidation_runs(
+        id TEXT PRIMARY KEY,
+        job_id TEXT,
+        session_key TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running','ok','failed','interrupted')),
+        started_at TEXT NOT NULL,
+        ended_at TEXT,
+        summariser TEXT NOT NULL DEFAULT '',
+        extractor TEXT NOT NULL DEFAULT '',
+        verifier TEXT NOT NULL DEFAULT '',
+        counts TEXT NOT NULL DEFAULT '{}',
+        errors TEXT NOT NULL DEFAULT '[]',
+        detail TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX consolidation_runs_started ON consolidation_runs(started_at);
+    CREATE TABLE fact_candidates(
+        episode_id TEXT NOT NULL REFERENCES episodes(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        content TEXT NOT NULL,
+        type TEXT NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        importance REAL NOT NULL,
+        produced_by TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('new','written','unchanged','refused')),
+        entry_id TEXT,
+        run_id TEXT,
+        detail TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (episode_id, ordinal)
+    );
+    CREATE INDEX fact_candidates_entry ON fact_candidates(entry_id);
+    CREATE TABLE resolutions(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        contradiction_id TEXT NOT NULL REFERENCES contradictions(id) ON DELETE CASCADE,
+        action TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        at TEXT NOT NULL,
+        merged_entry_id TEXT,
+        before TEXT NOT NULL,
+        after TEXT NOT NULL,
+        undone_at TEXT
+    );
+    CREATE INDEX resolutions_contradiction ON resolutions(contradiction_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
