@@ -195,8 +195,9 @@ def cmd_scan(args) -> int:
                 if not isinstance(text, str):
                     raise TypeError
             except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
-                out.write(json.dumps({"line": line_no, "blocked": None, "reason": "invalid_input",
-                                      "error": 'expected a JSON object {"text": "..."}'}) + "\n")
+                # Unreadable input is refused like any other write would be.
+                out.write(json.dumps({"line": line_no, "blocked": True, "reason": "invalid_input",
+                                      "error": 'expected a JSON object {"text": "..."} in UTF-8'}) + "\n")
                 continue
             out.write(json.dumps(scan_memory_content(text).to_dict(), ensure_ascii=False) + "\n")
         return EXIT_OK
@@ -212,8 +213,12 @@ def cmd_scan(args) -> int:
 
 
 def read_text_arg(value: str) -> str:
-    """`-` reads the text from stdin, strictly as UTF-8."""
+    """`-` reads the text from stdin, strictly as UTF-8; an argument must be UTF-8 too."""
     if value != "-":
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidValue(f"argument is not UTF-8 (byte {exc.start})") from None
         return value
     try:
         return sys.stdin.buffer.read().decode("utf-8")
@@ -273,9 +278,15 @@ async def run_with_engine(args, settings: Settings) -> int:
     try:
         if engine.read_only and not args.read_only:
             print(f"notice: {engine.path} is not writable; opened read-only", file=sys.stderr)
+        if getattr(args, "id", None) and args.command in ID_COMMANDS:
+            args.id = await engine.resolve_id(args.id)
         return await args.handler(engine, args)
     finally:
         await engine.close()
+
+
+# Commands whose ID may be given as a unique prefix (as `list` prints them).
+ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -305,6 +316,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         return exc.code
     except (StoreError, EntryNotFound) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away: not an error of ours.
+        sys.stdout = open(os.devnull, "w")
+        return EXIT_OK
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
         return EXIT_FAIL
 
 

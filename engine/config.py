@@ -78,7 +78,7 @@ KNOBS: dict[str, Knob] = {
     k.key: k
     for k in [
         # Spec: decay
-        _k("memory.importanceDecayDays", 30.0, float, "base half-life in days (spec: clamped to >= 1)", 1.0, 36500.0),
+        _k("memory.importanceDecayDays", 30.0, float, "base half-life in days (spec: values under 1 act as 1)", 0.0, 36500.0),
         _k("memory.archiveThreshold", 0.05, float, "effective importance under which a decaying entry is archived", 0.0, 1.0),
         _k("memory.purgeRetentionDays", 90.0, float, "archived entries older than this (since last update) may be purged", 0.0, 36500.0),
         # Spec: retrieval
@@ -108,6 +108,10 @@ KNOBS: dict[str, Knob] = {
         _k("memory.llm.maxRetries", 2, int, "retries after a failed request", 0, 10),
     ]
 }
+
+
+# Sections the app keeps in the same file: [keys] remaps bindings, [ui] holds the theme.
+APP_SECTIONS = ("keys", "ui")
 
 
 def default_config_path() -> Path:
@@ -146,13 +150,19 @@ class Settings:
         if not path.exists():
             if explicit:
                 raise ConfigError(f"config file {path} does not exist")
-            return cls({k: knob.default for k, knob in KNOBS.items()}, path=path)
+            return cls(cls.defaults().as_dict(), path=path)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+        except OSError as exc:
+            raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from exc
+        unknown = sorted(set(data) - {"memory", *APP_SECTIONS})
+        if unknown:
+            raise ConfigError(f"{path}: unknown key or section {unknown[0]!r} (known: memory, "
+                              f"{', '.join(APP_SECTIONS)})")
         extra = {name: data.pop(name) for name in list(data) if name != "memory"}
-        values = {k: knob.default for k, knob in KNOBS.items()}
+        values = Settings.defaults().as_dict()
         for key, value in _flatten({"memory": data.get("memory", {})}).items():
             if key not in KNOBS:
                 raise ConfigError(f"{path}: unknown key {key!r}")

@@ -55,7 +55,7 @@ def days_until_threshold(entry: MemoryEntry, now: datetime, base_half_life_days:
 
 def curve(entry: MemoryEntry, now: datetime, base_half_life_days: float, days: int,
           step: int = 1) -> list[tuple[int, float]]:
-    """Effective importance at now + d for d in range(0, days, step), for the detail plot."""
+    """(d, effective importance at now + d days) for d = 0, step, ... up to days, for a plot."""
     hl = half_life_days(entry.access_count, base_half_life_days)
     start = days_since_access(entry, now)
     points = []

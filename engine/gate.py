@@ -21,6 +21,7 @@ from .models import (
     ProvenanceLevel,
     ScanResult,
     new_id,
+    to_iso,
     utcnow,
     validate_importance,
 )
@@ -101,6 +102,11 @@ def scan_entry_text(entry: MemoryEntry) -> ScanResult:
 
 
 def validate_shape(entry: MemoryEntry) -> None:
+    for name, text in (("key", entry.key), ("content", entry.content), *(("tag", t) for t in entry.tags)):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidValue(f"{name} is not valid UTF-8 text (undecodable byte at offset {exc.start})") from None
     if not entry.key.strip():
         raise InvalidValue("key must not be empty")
     if len(entry.key) > MAX_KEY_CHARS:
@@ -176,10 +182,10 @@ class WriteGate:
             await self._audit(conn, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
             return WriteOutcome("created", entry, changed=[entry])
         existing = await self.store.current_for_key(conn, entry.type, entry.key)
-        return await self._place(conn, entry, existing, actor, reason)
+        return await self._place(conn, entry, existing, actor, reason, verbatim)
 
     async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: str,
-                     reason: str) -> WriteOutcome:
+                     reason: str, verbatim: bool = False) -> WriteOutcome:
         if existing is None:
             await Store.insert_entry(conn, incoming)
             await self._audit(conn, "write", actor, incoming.id, reason,
@@ -193,17 +199,22 @@ class WriteGate:
                 existing_id=existing.id, existing_source=existing.source.label,
                 incoming_source=incoming.source.label,
             )
-        if existing.content == incoming.content and existing.tags == incoming.tags \
-                and existing.source == incoming.source and existing.tier is not MemoryTier.ARCHIVAL:
+        same = (existing.content, existing.tags, existing.source, existing.importance)
+        if same == (incoming.content, incoming.tags, incoming.source, incoming.importance) \
+                and (existing.pinned or not incoming.pinned) and existing.tier is not MemoryTier.ARCHIVAL:
             return WriteOutcome("unchanged", existing)
-        now = self.clock()
+        now = incoming.created_at if verbatim else self.clock()
         new = replace(
-            incoming, version=existing.version + 1, superseded_by=None, created_at=now, updated_at=now,
+            incoming, version=existing.version + 1, superseded_by=None, created_at=now,
+            updated_at=incoming.updated_at if verbatim else now,
             pinned=incoming.pinned or existing.pinned, tier=MemoryTier.SEMANTIC,
         )
         old = replace(existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now)
         await Store.insert_entry(conn, new)
         await Store.update_entry(conn, old)
+        # A conflict about the replaced version has nothing left to decide; the next
+        # consolidation judges the new version afresh.
+        await Store.close_contradictions_about(conn, [old.id], self.clock(), "obsolete")
         await self._audit(conn, "write", actor, new.id, reason, {
             "key": new.key, "source": new.source.label, "version": new.version, "supersedes": old.id,
         })
@@ -270,36 +281,50 @@ class WriteGate:
             return WriteOutcome("updated", updated, changed=[updated])
 
     async def restore(self, entry_id: str, actor: str) -> WriteOutcome:
-        """Bring an archived entry back to SEMANTIC.
+        """Bring an archived entry back to SEMANTIC, in one transaction.
 
         A decayed entry is reactivated (restore counts as an access, or the next decay
         pass would archive it again). A superseded version comes back as a new head
-        version carrying its content, written by the user, so the chain stays linear:
-        v1 -> v2 -> v3(content of v1)."""
-        async with self.store.transaction() as conn:
-            entry = await self._load(conn, entry_id)
-            if entry.tier is not MemoryTier.ARCHIVAL:
-                raise WriteRejected("not_archived", f"{entry_id} is {entry.tier.label}, not archived; nothing to restore")
-            now = self.clock()
-            if entry.superseded_by is None:
-                existing = await self.store.current_for_key(conn, entry.type, entry.key)
-                if existing is not None and existing.id != entry.id and existing.tier is not MemoryTier.ARCHIVAL:
-                    raise WriteRejected("key_taken", f"{entry.key!r} has a live entry {existing.id}; restore that chain's version instead")
-                updated = replace(entry, tier=MemoryTier.SEMANTIC, updated_at=now, last_accessed=now)
-                await Store.update_entry(conn, updated)
-                await self._audit(conn, "restore", actor, entry_id, "reactivated")
-                return WriteOutcome("updated", updated, changed=[updated])
-        # A superseded version: re-write its content as the newest version, through the gate.
-        head = await self.head_of(entry)
-        incoming = replace(
-            entry, id=new_id(), source=ProvenanceLevel.USER_STATED,
-            tier=MemoryTier.SEMANTIC, superseded_by=None, access_count=0, last_accessed=now,
-            pinned=head.pinned if head else entry.pinned,
-        )
-        outcome = await self.write(incoming, actor, reason=f"restore of version {entry.version} ({entry.id})")
-        return outcome
+        version carrying its content, stated by the user who chose it, so the chain
+        stays linear: v1 -> v2 -> v3 (content of v1). An entry that lost a contradiction
+        to another key is not restored here: undoing that resolution is the way back."""
+        try:
+            async with self.store.transaction() as conn:
+                return await self._restore(conn, entry_id, actor)
+        except WriteRejected as exc:
+            if exc.scan is not None or exc.reason == "provenance_guard":
+                entry = await self.store.get_entry(entry_id)
+                async with self.store.transaction() as conn:
+                    await self._audit_rejection(conn, exc, entry, actor)
+            raise
 
-    async def head_of(self, entry: MemoryEntry) -> Optional[MemoryEntry]:
+    async def _restore(self, conn, entry_id: str, actor: str) -> WriteOutcome:
+        entry = await self._load(conn, entry_id)
+        if entry.tier is not MemoryTier.ARCHIVAL:
+            raise WriteRejected("not_archived", f"{entry_id} is {entry.tier.label}, not archived; nothing to restore")
+        now = self.clock()
+        existing = await self.store.current_for_key(conn, entry.type, entry.key)
+        if entry.superseded_by is None:
+            if existing is not None and existing.id != entry.id and existing.tier is not MemoryTier.ARCHIVAL:
+                raise WriteRejected("key_taken", f"{entry.key!r} has a live entry {existing.id}; "
+                                    "restore that chain's version instead")
+            updated = replace(entry, tier=MemoryTier.SEMANTIC, updated_at=now, last_accessed=now)
+            await Store.update_entry(conn, updated)
+            await self._audit(conn, "restore", actor, entry_id, "reactivated")
+            return WriteOutcome("updated", updated, changed=[updated])
+        head = await self.head_of(entry)
+        if (head.type, head.key) != (entry.type, entry.key):
+            raise WriteRejected("resolved_away", f"{entry_id} ({entry.key!r}) lost to {head.key!r} ({head.id}) "
+                                "in a contradiction resolution or merge; undo that resolution to bring it back",
+                                head_id=head.id)
+        incoming = replace(entry, id=new_id(), source=ProvenanceLevel.USER_STATED, tier=MemoryTier.SEMANTIC,
+                           superseded_by=None, access_count=0, created_at=now, updated_at=now, last_accessed=now,
+                           pinned=head.pinned)
+        validate_shape(incoming)
+        self._scan_or_reject(incoming)
+        return await self._place(conn, incoming, existing, actor, f"restore of version {entry.version} ({entry.id})")
+
+    async def head_of(self, entry: MemoryEntry) -> MemoryEntry:
         """Follow superseded_by to the newest version."""
         seen = {entry.id}
         current = entry
@@ -342,7 +367,7 @@ class WriteGate:
         cutoff = self.clock() - timedelta(days=float(self.settings.get("memory.purgeRetentionDays")))
         rows = await self.store.fetchall(
             f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='archival' AND pinned=0 AND updated_at < ?",
-            (cutoff.isoformat(),),
+            (to_iso(cutoff),),
         )
         purged = []
         for row in rows:
@@ -354,7 +379,7 @@ class WriteGate:
         ids = list(dict.fromkeys(entry_ids))
         if not ids:
             return
-        now = self.clock().isoformat()
+        now = to_iso(self.clock())
         async with self.store.transaction() as conn:
             for entry_id in ids:
                 await conn.execute(
@@ -380,11 +405,21 @@ class WriteGate:
                 changes.append(DecayChange(entry, eff, "archive"))
         if apply and changes:
             async with self.store.transaction() as conn:
+                applied = []
                 for change in changes:
-                    archived = replace(change.entry, tier=MemoryTier.ARCHIVAL, updated_at=now)
-                    await Store.update_entry(conn, archived)
-                    await self._audit(conn, "archive", actor, archived.id, "decay",
+                    # Re-check in the write transaction: a pin, access or new version since
+                    # the read wins over this pass.
+                    cur = await conn.execute(
+                        "UPDATE entries SET tier='archival', updated_at=? WHERE id=? AND tier='semantic' "
+                        "AND superseded_by IS NULL AND pinned=0 AND access_count=? AND last_accessed=?",
+                        (to_iso(now), change.entry.id, change.entry.access_count, to_iso(change.entry.last_accessed)))
+                    if not cur.rowcount:
+                        continue
+                    applied.append(change)
+                    await Store.log_change(conn, change.entry.id, "update")
+                    await self._audit(conn, "archive", actor, change.entry.id, "decay",
                                       {"effective_importance": change.effective_importance, "threshold": threshold})
+                changes = applied
         return changes
 
     # ---- consolidation and contradiction resolution --------------------------------
@@ -422,7 +457,7 @@ class WriteGate:
             "importance, created_at, produced_by) VALUES (?,?,?,?,?,?,?,?,?)",
             (episode.id, episode.session_key, episode.summary, episode.message_range_start,
              episode.message_range_end, json.dumps(episode.entity_ids, ensure_ascii=False),
-             validate_importance(episode.importance), episode.created_at.isoformat(), episode.produced_by),
+             validate_importance(episode.importance), to_iso(episode.created_at), episode.produced_by),
         )
         await self._audit(conn, "episode", actor, episode.id, "", {
             "session": episode.session_key, "range": [episode.message_range_start, episode.message_range_end],

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterable, Optional
 
 from .config import Settings
-from .decay import days_until_threshold, decay_factor, effective_importance
+from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
 from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
 from .models import (
     AuditRecord,
@@ -132,6 +132,19 @@ class MemoryEngine:
             raise EntryNotFound(entry_id)
         return entry
 
+    async def resolve_id(self, id_or_prefix: str) -> str:
+        """A full id, or the one id that starts with a prefix of at least 4 characters."""
+        if await self.store.get_entry(id_or_prefix) is not None:
+            return id_or_prefix
+        if len(id_or_prefix) >= 4:
+            rows = await self.store.fetchall("SELECT id FROM entries WHERE id >= ? AND id < ? LIMIT 2",
+                                             (id_or_prefix, id_or_prefix + "\uffff"))
+            if len(rows) == 1:
+                return rows[0][0]
+            if len(rows) > 1:
+                raise InvalidValue(f"id prefix {id_or_prefix!r} matches more than one entry; give more characters")
+        raise EntryNotFound(id_or_prefix)
+
     async def list_entries(self, flt: Optional[EntryFilter] = None, order_by: str = "updated_at",
                            descending: bool = True, limit: Optional[int] = None, offset: int = 0) -> list[MemoryEntry]:
         if order_by not in SORTABLE:
@@ -187,8 +200,9 @@ class MemoryEngine:
         """Writes the scanner or a guard refused, newest first."""
         return await self.store.audit_records(None, "reject", limit)
 
-    def explain_decay(self, entry: MemoryEntry) -> dict[str, Any]:
-        """Numbers for the detail pane: factor, effective importance, days left."""
+    def explain_decay(self, entry: MemoryEntry, horizon_days: int = 180) -> dict[str, Any]:
+        """Numbers for the detail pane: factor, effective importance, days left, and the
+        curve of effective importance over the next horizon_days if nothing recalls it."""
         now = self.clock()
         base = self.settings.half_life_days
         threshold = float(self.settings.get("memory.archiveThreshold"))
@@ -196,7 +210,9 @@ class MemoryEngine:
             "factor": decay_factor(entry, now, base),
             "effective_importance": effective_importance(entry, now, base),
             "threshold": threshold,
+            "half_life_days": half_life_days(entry.access_count, base),
             "days_until_archive": days_until_threshold(entry, now, base, threshold),
+            "curve": curve(entry, now, base, horizon_days),
         }
 
     # ---- writes --------------------------------------------------------------------

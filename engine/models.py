@@ -143,43 +143,50 @@ class MemoryEntry:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "MemoryEntry":
-        """Inverse of to_dict; raises InvalidValue naming the bad field."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(data) - known
+        """Inverse of to_dict; checks every field's type and raises InvalidValue naming it."""
+        unknown = set(data) - {f.name for f in fields(cls)}
         if unknown:
             raise InvalidValue(f"unknown field(s): {', '.join(sorted(unknown))}")
-        for required in ("key", "content"):
-            if not isinstance(data.get(required), str):
-                raise InvalidValue(f"field {required!r} must be a string")
         kwargs = dict(data)
-        try:
-            if "type" in kwargs:
-                kwargs["type"] = MemoryType.parse(kwargs["type"])
-            if "tier" in kwargs:
-                kwargs["tier"] = MemoryTier.parse(kwargs["tier"])
-            if "source" in kwargs:
-                kwargs["source"] = ProvenanceLevel.parse(kwargs["source"])
-            for name in ("created_at", "updated_at", "last_accessed"):
-                if name in kwargs:
-                    parsed = from_iso(kwargs[name])
-                    if parsed is None:
-                        kwargs.pop(name)
-                    else:
-                        kwargs[name] = parsed
-            if "tags" in kwargs:
-                tags = kwargs["tags"]
-                if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-                    raise InvalidValue("field 'tags' must be a list of strings")
-            if "importance" in kwargs:
-                kwargs["importance"] = validate_importance(kwargs["importance"])
-            for name in ("access_count", "version"):
-                if name in kwargs and (not isinstance(kwargs[name], int) or kwargs[name] < 0):
-                    raise InvalidValue(f"field {name!r} must be a non-negative integer")
-        except ValueError as exc:
-            if isinstance(exc, InvalidValue):
-                raise
-            raise InvalidValue(str(exc)) from exc
+        for name in ("key", "content"):
+            _require(isinstance(kwargs.get(name), str), name, "a string")
+        for name in ("id", "source_session", "embedding_id"):
+            if name in kwargs:
+                _require(isinstance(kwargs[name], str) and (name != "id" or kwargs[name]), name, "a string")
+        for name in ("episode_id", "superseded_by"):
+            if name in kwargs:
+                _require(kwargs[name] is None or isinstance(kwargs[name], str), name, "a string or null")
+        if "pinned" in kwargs:
+            _require(isinstance(kwargs["pinned"], bool), "pinned", "true or false")
+        if "tags" in kwargs:
+            tags = kwargs["tags"]
+            _require(isinstance(tags, list) and all(isinstance(t, str) for t in tags), "tags", "a list of strings")
+        for name, lowest in (("access_count", 0), ("version", 1)):
+            if name in kwargs:
+                value = kwargs[name]
+                _require(isinstance(value, int) and not isinstance(value, bool) and value >= lowest, name,
+                         f"an integer >= {lowest}")
+        if "importance" in kwargs:
+            kwargs["importance"] = validate_importance(kwargs["importance"])
+        for name, enum_type in (("type", MemoryType), ("tier", MemoryTier), ("source", ProvenanceLevel)):
+            if name in kwargs:
+                kwargs[name] = enum_type.parse(kwargs[name])
+        for name in ("created_at", "updated_at", "last_accessed"):
+            if name in kwargs:
+                value = kwargs.pop(name)
+                if value is None:
+                    continue
+                _require(isinstance(value, str), name, "an ISO timestamp string")
+                try:
+                    kwargs[name] = from_iso(value)
+                except ValueError:
+                    raise InvalidValue(f"field {name!r} is not an ISO timestamp: {value!r}") from None
         return cls(**kwargs)
+
+
+def _require(ok: Any, name: str, expected: str) -> None:
+    if not ok:
+        raise InvalidValue(f"field {name!r} must be {expected}")
 
 
 def validate_importance(value: Any) -> float:

@@ -16,8 +16,6 @@ import aiosqlite
 
 from .models import (
     AuditRecord,
-    Contradiction,
-    ContradictionStatus,
     Episode,
     MemoryEntry,
     MemoryTier,
@@ -34,7 +32,6 @@ BUSY_TIMEOUT_MS = 30_000
 MIGRATIONS: list[str] = [
     # 0 -> 1: the foundation
     """
-    CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE entries(
         id TEXT PRIMARY KEY,
         type TEXT NOT NULL CHECK (type IN ('user','environment')),
@@ -252,14 +249,6 @@ CONTRADICTION_COLUMNS = (
 )
 
 
-def row_to_contradiction(row) -> Contradiction:
-    return Contradiction(
-        id=row[0], entry_a_id=row[1], entry_b_id=row[2], description=row[3], confidence=row[4],
-        resolution=row[5], resolved_at=from_iso(row[6]), created_at=from_iso(row[7]),
-        status=ContradictionStatus(row[8]), detector=row[9],
-    )
-
-
 def _check_sqlite_file(path: Path) -> None:
     """Refuse a file that is not SQLite before aiosqlite touches (and maybe rewrites) it."""
     if not path.exists() or path.stat().st_size == 0:
@@ -284,11 +273,16 @@ class Store:
     async def open(cls, path: str | os.PathLike, read_only: bool = False) -> "Store":
         """Open (creating if absent) and migrate; a read-only file opens read-only."""
         path = Path(path).expanduser()
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder; give the path of a store file inside it")
         _check_sqlite_file(path)
         if not read_only and path.exists() and not os.access(path, os.W_OK):
             read_only = True
-        if not read_only and not path.exists() and not os.access(path.parent or Path("."), os.W_OK):
-            raise StoreError(f"cannot create {path}: folder is not writable")
+        if not read_only and not path.exists():
+            if not path.parent.is_dir():
+                raise StoreError(f"cannot create {path}: folder {path.parent} does not exist")
+            if not os.access(path.parent, os.W_OK):
+                raise StoreError(f"cannot create {path}: folder {path.parent} is not writable")
         if read_only:
             if not path.exists():
                 raise StoreError(f"{path} does not exist (cannot create a store read-only)")
@@ -311,9 +305,11 @@ class Store:
     async def _configure(self) -> None:
         await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         await self.conn.execute("PRAGMA foreign_keys=ON")
-        # Touch the schema so a corrupt file fails here, not later.
-        await self.conn.execute("SELECT count(*) FROM sqlite_master")
-        if await self.schema_version() > SCHEMA_VERSION:
+        # Reading the schema makes a corrupt file fail here, not later.
+        version = await self.schema_version()
+        async with self.conn.execute("SELECT count(*) FROM sqlite_master") as cur:
+            has_tables = (await cur.fetchone())[0] > 0
+        if version > SCHEMA_VERSION or (version == 0 and has_tables):
             return  # _migrate refuses it; switching to WAL would rewrite the header
         if not self.read_only:
             await self.conn.execute("PRAGMA journal_mode=WAL")
@@ -325,6 +321,12 @@ class Store:
 
     async def _migrate(self) -> None:
         current = await self.schema_version()
+        if current == 0:
+            async with self.conn.execute("SELECT name FROM sqlite_master WHERE type='table' LIMIT 3") as cur:
+                tables = [r[0] for r in await cur.fetchall()]
+            if tables:
+                raise StoreError(f"{self.path} is a SQLite database of another program (tables: "
+                                 f"{', '.join(tables)}); it is not an echo-memory store and was left untouched")
         if current > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {current}, newer than this echo-memory "
@@ -413,6 +415,24 @@ class Store:
     async def delete_entry(conn, entry_id: str) -> None:
         await conn.execute("DELETE FROM entries WHERE id=?", (entry_id,))
         await Store.log_change(conn, entry_id, "delete")
+
+    @staticmethod
+    async def close_contradictions_about(conn, entry_ids: list[str], at: datetime, resolution: str,
+                                         except_id: Optional[str] = None) -> list[str]:
+        """Close the pending contradictions that name any of entry_ids; returns their ids."""
+        if not entry_ids:
+            return []
+        marks = ",".join("?" * len(entry_ids))
+        async with conn.execute(
+            f"SELECT id FROM contradictions WHERE status='pending' AND id IS NOT ? AND "
+            f"(entry_a_id IN ({marks}) OR entry_b_id IN ({marks})) ORDER BY id",
+            (except_id, *entry_ids, *entry_ids),
+        ) as cur:
+            ids = [r[0] for r in await cur.fetchall()]
+        for other in ids:
+            await conn.execute("UPDATE contradictions SET status='resolved', resolution=?, resolved_at=? WHERE id=?",
+                               (resolution, to_iso(at), other))
+        return ids
 
     @staticmethod
     async def log_change(conn, entry_id: str, op: str) -> None:

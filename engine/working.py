@@ -67,17 +67,3 @@ class WorkingMemory:
         evicted = self._items[0] if len(self._items) == self._items.maxlen else None
         self._items.append(entry)
         return evicted
-
-    def entries(self) -> list[MemoryEntry]:
-        return list(self._items)
-
-    def clear(self) -> list[MemoryEntry]:
-        items = list(self._items)
-        self._items.clear()
-        return items
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def render(self, char_budget: int) -> Rendered:
-        return render_markdown(self._items, char_budget, "Working memory")

@@ -153,7 +153,10 @@ def parse_time(value: Optional[str], now: datetime) -> Optional[datetime]:
     text = value.strip()
     relative = _RELATIVE.match(text)
     if relative:
-        return now - timedelta(**{_UNITS[relative.group(2)]: float(relative.group(1))})
+        try:
+            return now - timedelta(**{_UNITS[relative.group(2)]: float(relative.group(1))})
+        except OverflowError:
+            raise InvalidValue(f"{value!r} reaches back before year 1") from None
     try:
         return from_iso(text)
     except ValueError:

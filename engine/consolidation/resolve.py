@@ -168,7 +168,10 @@ class ContradictionBook:
                                                         {"contradiction": record.id}))
         if merged is not None:
             changed = [merged, await _entry(conn, merged_over.id)] + changed
-        obsolete = await self._close_obsolete(conn, record.id, [s["id"] for s in before], now)
+        # Pending contradictions about a just-superseded entry have nothing left to decide
+        # (they reopen if this is undone).
+        obsolete = await Store.close_contradictions_about(conn, [s["id"] for s in before], now, "obsolete",
+                                                          except_id=record.id)
         status = ContradictionStatus.DISMISSED if action == "keep_both" else ContradictionStatus.RESOLVED
         await conn.execute("UPDATE contradictions SET status=?, resolution=?, resolved_at=? WHERE id=?",
                            (status.value, action, to_iso(now), record.id))
@@ -183,21 +186,6 @@ class ContradictionBook:
                            "merged": merged.id if merged else None, "obsolete": obsolete}, at=now)
         resolved = replace(record, status=status, resolution=action, resolved_at=now)
         return ResolutionResult(resolved, action, changed, cur.lastrowid)
-
-    async def _close_obsolete(self, conn, resolved_id: str, loser_ids: list[str], now) -> list[str]:
-        """Pending contradictions about an entry that was just superseded have nothing
-        left to decide: they close as 'obsolete' (and reopen if this is undone)."""
-        if not loser_ids:
-            return []
-        marks = ",".join("?" * len(loser_ids))
-        async with conn.execute(f"SELECT id FROM contradictions WHERE status='pending' AND id != ? AND "
-                                f"(entry_a_id IN ({marks}) OR entry_b_id IN ({marks})) ORDER BY id",
-                                (resolved_id, *loser_ids, *loser_ids)) as cur:
-            ids = [r[0] for r in await cur.fetchall()]
-        for other in ids:
-            await conn.execute("UPDATE contradictions SET status='resolved', resolution='obsolete', resolved_at=? "
-                               "WHERE id=?", (to_iso(now), other))
-        return ids
 
     # ---- undo ----------------------------------------------------------------------------
     async def undo(self, contradiction_id: Optional[str] = None, actor: str = "user") -> ResolutionResult:

@@ -71,6 +71,11 @@ def convert(raw: dict[str, Any], default_type: MemoryType) -> MemoryEntry:
     return entry
 
 
+def _version_of(raw: Any) -> int:
+    version = raw.get("version") if isinstance(raw, dict) else None
+    return version if isinstance(version, int) and not isinstance(version, bool) else 0
+
+
 def read_folder(folder: Path) -> Iterator[tuple[dict, MemoryEntry | str]]:
     """Yield (where, entry or error message) for every entry in the folder's files."""
     found = False
@@ -88,7 +93,7 @@ def read_folder(folder: Path) -> Iterator[tuple[dict, MemoryEntry | str]]:
             yield {"file": name}, f"{name} must hold a JSON array of entries"
             continue
         # Oldest versions first, so chains land in order.
-        ordered = sorted(enumerate(items), key=lambda p: (p[1].get("version", 1) if isinstance(p[1], dict) else 0))
+        ordered = sorted(enumerate(items), key=lambda p: _version_of(p[1]))
         for index, raw in ordered:
             where = {"file": name, "index": index}
             if not isinstance(raw, dict):

@@ -149,24 +149,35 @@ async def test_bad_requests_are_clear_errors(engine, svc, clock):
 async def test_a_failed_resolution_leaves_the_contradiction_open_and_retryable(engine, svc, clock, monkeypatch):
     a, b = await pair(engine, clock)
     c, _ = await record(svc, a, b, 0.4)
-    original = svc.book._close_obsolete
+    from engine.store import Store
+    original = Store.close_contradictions_about
 
-    async def explode(*args):
+    async def explode(*args, **kwargs):
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(svc.book, "_close_obsolete", explode)   # fails after the loser was superseded
+    monkeypatch.setattr(Store, "close_contradictions_about", explode)   # fails after the loser was superseded
     with pytest.raises(RuntimeError):
         await svc.resolve(c.id, "a")
     assert (await engine.get(b.id)).superseded_by is None and (await engine.get(b.id)).tier is MemoryTier.SEMANTIC
     assert (await svc.contradiction(c.id)).status.label == "pending" and await svc.resolutions() == []
-    monkeypatch.setattr(svc.book, "_close_obsolete", original)
+    monkeypatch.setattr(Store, "close_contradictions_about", original)
     assert (await svc.resolve(c.id, "a")).contradiction.status.label == "resolved"
+
+
+async def test_a_new_version_closes_the_contradiction_as_obsolete(engine, svc, clock):
+    a, b = await pair(engine, clock)
+    c, _ = await record(svc, a, b, 0.4)
+    await engine.edit(a.id, "atlas-api runs on Python 3.12.7.")          # a has a newer version now
+    closed = await svc.contradiction(c.id)
+    assert (closed.status.label, closed.resolution) == ("resolved", "obsolete")
+    with pytest.raises(ConsolidationError, match="already resolved"):
+        await svc.resolve(c.id, "b")
 
 
 async def test_resolving_against_an_entry_that_moved_on_is_refused(engine, svc, clock):
     a, b = await pair(engine, clock)
     c, _ = await record(svc, a, b, 0.4)
-    await engine.edit(a.id, "atlas-api runs on Python 3.12.7.")          # a has a newer version now
+    await engine.archive(a.id)                                             # a left the live set
     with pytest.raises(WriteRejected, match="no longer current"):
         await svc.resolve(c.id, "b")
     assert (await svc.contradiction(c.id)).status.label == "pending"
@@ -187,7 +198,9 @@ async def test_undo_refuses_to_bring_back_an_entry_whose_key_was_retaken(engine,
     a, b = await pair(engine, clock)
     c, _ = await record(svc, a, b, 0.4)
     await svc.resolve(c.id, "b")
-    await engine.restore(a.id)                   # a's content is back, as a new version of its key
+    with pytest.raises(WriteRejected, match="undo that resolution"):
+        await engine.restore(a.id)               # restore points the user to undo instead
+    await engine.add(a.key, "atlas-api runs on Python 3.14.", type=a.type, source="user_stated")
     with pytest.raises(WriteRejected, match="now has a live entry"):
         await svc.undo()
     assert (await svc.contradiction(c.id)).status.label == "resolved"
