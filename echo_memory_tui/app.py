@@ -1,0 +1,699 @@
+"""echo-memory's terminal app.
+
+The first frame is drawn before the store is touched: the engine opens in a
+worker, every engine call runs in a worker that posts a typed message, and the
+embedding model loads in the background with its state in the status line.
+"""
+
+from __future__ import annotations
+
+import time
+
+IMPORTED_AT = time.perf_counter()  # startup timing (ECHO_MEMORY_STARTUP_LOG)
+
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from datetime import datetime, timezone  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Awaitable, Callable, Optional
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+
+from engine import (
+    EntryNotFound,
+    InvalidValue,
+    MemoryEngine,
+    MemoryEntry,
+    ReadOnlyStore,
+    Settings,
+    StoreError,
+    WriteRejected,
+)
+
+from . import keys
+from .commands import EchoCommands
+from .messages import (
+    DataChanged,
+    EngineFailed,
+    EngineReady,
+    RecallState,
+    StatsLoaded,
+    StoreChanged,
+    WriteDone,
+    WriteFailed,
+)
+from .widgets.browser import EntryBrowser
+from .widgets.lattice import VersionLattice
+from .widgets.memory import MemoryView
+from .widgets.pyramid import TierPyramid
+from .widgets.status import StatusBar
+
+VIEWS = ("memory", "recall", "review", "working", "episodes", "quarantine")
+VIEW_TITLES = {
+    "memory": "1 Memory", "recall": "2 Recall", "review": "3 Review", "working": "4 Working",
+    "episodes": "5 Episodes", "quarantine": "6 Blocked",
+}
+SCOPE_VIEW = {"memory": "memory", "browser": "memory", "pyramid": "memory", "lattice": "memory",  # scope -> view
+              "playground": "recall", "review": "review", "working": "working", "episodes": "episodes",
+              "quarantine": "quarantine"}
+
+
+@dataclass
+class Bulk:
+    """Several entries changed at once (decay pass), shaped like a WriteOutcome for the refresh."""
+
+    changed: list[MemoryEntry]
+    action: str = "updated"
+
+    @property
+    def entry(self) -> Optional[MemoryEntry]:
+        return self.changed[0] if self.changed else None
+
+
+class EchoMemoryApp(App[int]):
+    """Inspect and curate an agent's long-term memory."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "echo-memory"
+    BINDINGS = keys.bindings("app")
+    COMMANDS = App.COMMANDS | {EchoCommands}
+
+    def __init__(
+        self,
+        db_path: str | os.PathLike,
+        settings: Optional[Settings] = None,
+        read_only: bool = False,
+        *,
+        clock: Optional[Callable[[], datetime]] = None,
+        live: bool = True,
+        warm_recall: bool = True,
+        config_error: Optional[str] = None,
+        engine_factory: Optional[Callable[..., Awaitable[MemoryEngine]]] = None,
+    ) -> None:
+        super().__init__()
+        self.db_path = Path(db_path)
+        self.settings = settings or Settings.defaults()
+        self.requested_read_only = read_only
+        self.read_only = read_only
+        self.clock: Callable[[], datetime] = clock or (lambda: datetime.now(timezone.utc))
+        self.live_enabled = live
+        self.warm_recall = warm_recall
+        self.config_error = config_error
+        self.engine_factory = engine_factory
+        self.engine: Optional[MemoryEngine] = None
+        self.live_paused = False
+        self.pending_changes: list[StoreChanged] = []
+        self._watch_stop: Optional[asyncio.Event] = None
+        self._started_views: set[str] = set()
+        self.keymap, self.key_problems = keys.keymap_from_config(self.settings.extra.get("keys"))
+        ui = self.settings.extra.get("ui") if isinstance(self.settings.extra.get("ui"), dict) else {}
+        self._initial_theme = ui.get("theme") if isinstance(ui.get("theme"), str) else None
+        self.first_frame_at: Optional[float] = None
+        self.milestones: dict[str, float] = {}
+
+    # ---- layout --------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◆")
+        with TabbedContent(initial="memory", id="views"):
+            with TabPane(VIEW_TITLES["memory"], id="memory"):
+                yield MemoryView(id="memory-view")
+            for view_id in VIEWS[1:]:
+                with TabPane(VIEW_TITLES[view_id], id=view_id):
+                    yield Static("", classes="view-placeholder")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self._initial_theme:
+            if self._initial_theme in self.available_themes:
+                self.theme = self._initial_theme
+            else:
+                self.notify(f"[ui] theme {self._initial_theme!r} is not a theme; using {self.theme}",
+                            severity="warning")
+        if self.keymap:
+            self.set_keymap(self.keymap)
+        for problem in self.key_problems:
+            self.notify(problem, title="Config", severity="warning", timeout=8)
+        if self.config_error:
+            self.notify(self.config_error, title="Config file not used", severity="error", timeout=15)
+        status = self.status
+        status.read_only = self.read_only
+        status.store = f"opening {self.db_path.name}…"
+        self.sub_title = self._subtitle()
+        self.query_one(EntryBrowser).focus()
+        self.call_after_refresh(self._first_frame)
+        self._open_engine()
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information",
+               timeout: Optional[float] = None, markup: bool = False) -> None:
+        """Notifications carry store data (keys, errors): plain text unless asked."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def _first_frame(self) -> None:
+        self.first_frame_at = time.perf_counter()
+        self.mark("first_frame")
+
+    def mark(self, event: str, at: Optional[float] = None) -> None:
+        """Startup milestones, for benchmarks/tui_bench.py: with ECHO_MEMORY_STARTUP_LOG set,
+        each is appended as JSON with a CLOCK_MONOTONIC time (comparable across processes)."""
+        if event in self.milestones:
+            return
+        self.milestones[event] = time.perf_counter() if at is None else at
+        if event == "first_rows":
+            self.set_timer(0.2, self._start_warm)
+        path = os.environ.get("ECHO_MEMORY_STARTUP_LOG")
+        if path:
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"event": event, "t": self.milestones[event]}) + "\n")
+
+    def _subtitle(self) -> str:
+        return f"{self.db_path.name}" + (" · read-only" if self.read_only else "")
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    @property
+    def memory_view(self) -> MemoryView:
+        return self.query_one(MemoryView)
+
+    # ---- engine lifecycle ------------------------------------------------------------
+    @work(exclusive=True, group="engine")
+    async def _open_engine(self) -> None:
+        try:
+            if self.engine_factory is not None:
+                engine = await self.engine_factory(self.db_path, self.settings, self.requested_read_only, self.clock)
+            else:
+                engine = await MemoryEngine.open(self.db_path, self.settings, read_only=self.requested_read_only,
+                                                 clock=self.clock)
+        except (StoreError, OSError, InvalidValue) as exc:
+            self.post_message(EngineFailed(str(exc)))
+            return
+        except Exception as exc:  # anything else still must not take the app down
+            self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(EngineReady(engine))
+
+    def on_engine_ready(self, message: EngineReady) -> None:
+        self.mark("engine_ready")
+        self.engine = message.engine
+        self.read_only = bool(self.engine.read_only)
+        if self.read_only and not self.requested_read_only:
+            self.notify(f"{self.db_path} is not writable: opened read-only.", severity="warning")
+        self.sub_title = self._subtitle()
+        status = self.status
+        status.read_only = self.read_only
+        status.store = self.db_path.name
+        self.memory_view.start()
+        self._started_views.add("memory")
+        self.load_stats()
+        if self.live_enabled:
+            self._watch()
+        if self.warm_recall:
+            # The model loads in a thread, but importing torch holds the GIL for
+            # seconds: start it once the first rows are up (or after 1.5 s at most).
+            self._warm_pending = True
+            self.set_timer(1.5, self._start_warm)
+            if "first_rows" in self.milestones:
+                self._start_warm()
+        else:
+            self._report_recall_state()
+        active = self.query_one(TabbedContent).active
+        if active and active != "memory":
+            self._start_view(active)
+
+    def on_engine_failed(self, message: EngineFailed) -> None:
+        self.status.error = f"cannot open {self.db_path}: {message.error}"
+        self.memory_view.failed(message.error)
+        self.notify(message.error, title="Cannot open the store", severity="error", timeout=20)
+
+    def consolidation(self) -> Any:
+        """engine.consolidation (sessions, contradictions, lattice), remembered so
+        its scheduler is stopped when the app exits."""
+        self._consolidation_used = True
+        return self.engine.consolidation
+
+    async def on_unmount(self) -> None:
+        if self._watch_stop is not None:
+            self._watch_stop.set()
+        engine, self.engine = self.engine, None
+        if engine is not None and getattr(self, "_consolidation_used", False):
+            try:
+                await asyncio.wait_for(engine.consolidation.stop(), 5)
+            except Exception:
+                pass
+        if engine is not None:
+            try:
+                closer = getattr(engine, "aclose", None) or engine.close
+                await closer()
+            except Exception:
+                pass
+
+    # ---- stats -------------------------------------------------------------------------
+    @work(exclusive=True, group="stats")
+    async def load_stats(self) -> None:
+        if self.engine is None:
+            return
+        try:
+            stats = await self.engine.stats()
+        except Exception as exc:
+            self.notify(f"{type(exc).__name__}: {exc}", title="Could not count entries", severity="error")
+            return
+        self.post_message(StatsLoaded(stats))
+
+    def on_stats_loaded(self, message: StatsLoaded) -> None:
+        stats = message.stats
+        self.stats = stats
+        self.memory_view.set_stats(stats)
+        tiers = stats.get("tiers", {})
+        self.status.entries = sum(tiers.get(t, 0) for t in ("working", "semantic", "archival"))
+        pending = stats.get("pending_contradictions", 0)
+        tabs = self.query_one(TabbedContent)
+        try:
+            tabs.get_tab("review").label = VIEW_TITLES["review"] + (f" ({pending})" if pending else "")
+            blocked = stats.get("blocked_writes", 0)
+            tabs.get_tab("quarantine").label = VIEW_TITLES["quarantine"] + (f" ({blocked})" if blocked else "")
+        except Exception:
+            pass
+
+    # ---- embedding model in the background ------------------------------------------------
+    def _start_warm(self) -> None:
+        if getattr(self, "_warm_pending", False) and self.engine is not None:
+            self._warm_pending = False
+            self._warm_recall()
+
+    @work(exclusive=True, group="recall-warm")
+    async def _warm_recall(self) -> None:
+        engine = self.engine
+        warm = getattr(engine, "warm_recall", None) or getattr(engine, "start_recall", None)
+        if warm is None:
+            self._report_recall_state()
+            return
+        self.post_message(RecallState("loading", "embedding model loading…"))
+        try:
+            result = warm()
+            if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+                await result
+        except Exception as exc:
+            self.post_message(RecallState("failed", f"embeddings failed: {exc}"))
+            return
+        # Poll the state until it settles (the load itself runs off the loop).
+        for _ in range(600):
+            state = self._recall_state()
+            if state[0] != "loading":
+                self.post_message(RecallState(*state))
+                return
+            self.post_message(RecallState(*state))
+            await asyncio.sleep(0.5)
+
+    def _recall_state(self) -> tuple[str, str]:
+        engine = self.engine
+        status_fn = getattr(engine, "recall_status", None)
+        if status_fn is None:
+            return ("unavailable", "recall: not available")
+        try:
+            raw = status_fn()
+        except Exception as exc:
+            return ("failed", f"embeddings: {exc}")
+        if isinstance(raw, dict):
+            state = str(raw.get("state") or raw.get("embedder") or raw.get("status") or "unknown")
+            detail = raw.get("detail") or raw.get("message") or raw.get("error") or ""
+        else:
+            state = str(getattr(raw, "state", raw))
+            detail = str(getattr(raw, "detail", "") or getattr(raw, "message", "") or "")
+        label = {
+            "ready": "embeddings ready", "loaded": "embeddings ready", "loading": "embeddings loading…",
+            "failed": "embeddings failed", "error": "embeddings failed", "unloaded": "embeddings not loaded",
+            "not_loaded": "embeddings not loaded", "disabled": "embeddings off (lexical only)",
+        }.get(state, f"embeddings {state}")
+        if state in ("loaded",):
+            state = "ready"
+        if state == "error":
+            state = "failed"
+        return state, label + (f": {detail}" if detail and state == "failed" else "")
+
+    def _report_recall_state(self) -> None:
+        self.post_message(RecallState(*self._recall_state()))
+
+    def on_recall_state(self, message: RecallState) -> None:
+        self.status.model = message.detail or message.state
+        self.recall_state = message.state
+
+    # ---- live reload -----------------------------------------------------------------------
+    @work(exclusive=True, group="watch")
+    async def _watch(self) -> None:
+        engine = self.engine
+        if engine is None:
+            return
+        self._watch_stop = asyncio.Event()
+        self.status.live = "paused" if self.live_paused else "live"
+        try:
+            async for change in engine.watch_changes(self._watch_stop):
+                self.post_message(StoreChanged(change.entry_ids, change.ops))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.status.live = "stopped"
+            self.notify(f"{type(exc).__name__}: {exc}", title="Live reload stopped", severity="warning")
+
+    def on_store_changed(self, message: StoreChanged) -> None:
+        if self.live_paused:
+            self.pending_changes.append(message)
+            self.status.pending = sum(m.count for m in self.pending_changes)
+            return
+        self.refresh_all(message.entry_ids, source="live")
+
+    def action_toggle_live(self) -> None:
+        if not self.live_enabled:
+            self.notify("Live reload is off for this session.")
+            return
+        self.live_paused = not self.live_paused
+        self.status.live = "paused" if self.live_paused else "live"
+        if not self.live_paused:
+            pending, self.pending_changes = self.pending_changes, []
+            self.status.pending = 0
+            if pending:
+                ids = sorted({i for m in pending for i in m.entry_ids})
+                self.refresh_all(ids, source="live")
+                self.notify(f"applied {sum(m.count for m in pending)} change(s) made while paused")
+        else:
+            self.notify("Live reload paused: changes from other processes wait until you press "
+                        f"{keys.display_keys(keys.BY_ID['app.live'], self.keymap)} again.")
+
+    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app") -> None:
+        """Counts, lists and queues refresh in place; cursors stay where they were."""
+        if self.engine is None:
+            return
+        self.load_stats()
+        self.memory_view.refresh_data(entry_ids)
+        for view_id in self._started_views - {"memory"}:
+            view = self._view_widget(view_id)
+            if view is not None and hasattr(view, "refresh_data"):
+                view.refresh_data(entry_ids)
+        self.post_message(DataChanged(entry_ids, source))
+
+    def action_reload(self) -> None:
+        self.refresh_all()
+        self.notify("reloaded")
+
+    # ---- views -------------------------------------------------------------------------------
+    # Only the memory view is built for the first frame; the others are imported
+    # and mounted the first time they are shown.
+    def _view_class(self, view_id: str) -> type:
+        if view_id == "recall":
+            from .widgets.playground import PlaygroundView
+            return PlaygroundView
+        if view_id == "review":
+            from .widgets.review import ReviewView
+            return ReviewView
+        if view_id == "working":
+            from .widgets.working import WorkingView
+            return WorkingView
+        if view_id == "episodes":
+            from .widgets.episodes import EpisodesView
+            return EpisodesView
+        if view_id == "quarantine":
+            from .widgets.quarantine import QuarantineView
+            return QuarantineView
+        return MemoryView
+
+    def _view_widget(self, view_id: str) -> Any:
+        results = self.query(f"#{view_id}-view")
+        return results.first() if results else None
+
+    async def ensure_view(self, view_id: str) -> Any:
+        view = self._view_widget(view_id)
+        if view is None:
+            pane = self.query_one(f"TabPane#{view_id}")
+            view = self._view_class(view_id)(id=f"{view_id}-view")
+            await pane.query(".view-placeholder").remove()
+            await pane.mount(view)
+        return view
+
+    def action_view(self, view_id: str) -> None:
+        self.query_one(TabbedContent).active = view_id
+
+    @on(TabbedContent.TabActivated, "#views")
+    async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        view_id = event.pane.id or "memory"
+        view = await self.ensure_view(view_id)
+        self._start_view(view_id)
+        if hasattr(view, "focus_default"):
+            self.call_after_refresh(view.focus_default)
+
+    def _start_view(self, view_id: str) -> None:
+        if self.engine is None or view_id in self._started_views:
+            return
+        view = self._view_widget(view_id)
+        if view is not None and hasattr(view, "start"):
+            self._started_views.add(view_id)
+            view.start()
+
+    def scope_node(self, scope: str) -> Any:
+        if scope == "app":
+            return self
+        if scope in ("browser", "pyramid", "lattice"):
+            return self.query_one({"browser": EntryBrowser, "pyramid": TierPyramid, "lattice": VersionLattice}[scope])
+        return self._view_widget(SCOPE_VIEW[scope])
+
+    async def run_scoped(self, key: keys.Key) -> None:
+        """Run a binding's action from the palette, in its pane."""
+        view = SCOPE_VIEW.get(key.scope)
+        if view:
+            await self.ensure_view(view)
+            if self.query_one(TabbedContent).active != view:
+                self.action_view(view)
+                await asyncio.sleep(0)
+        await self.run_action(key.action, self.scope_node(key.scope))
+
+    def sort_entries(self, column: str) -> None:
+        self.action_view("memory")
+        browser = self.query_one(EntryBrowser)
+        if browser.sort == column:
+            return
+        browser.sort_by(column)
+
+    def filter_tier(self, tier: Optional[str]) -> None:
+        self.action_view("memory")
+        self.memory_view.select_tier(tier)
+
+    def filter_text(self, text: str) -> None:
+        self.action_view("memory")
+        view = self.memory_view
+        view.action_filter()
+        view.query_one("#filter").value = text
+
+    def set_theme(self, theme: str) -> None:
+        self.theme = theme
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def show_store_info(self) -> None:
+        from .screens.dialogs import TextScreen
+
+        stats = getattr(self, "stats", None) or {}
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="dim", justify="right")
+        table.add_column()
+        table.add_row("path", str(self.db_path.resolve()))
+        table.add_row("config", str(self.settings.path or "defaults"))
+        table.add_row("read-only", "yes" if self.read_only else "no")
+        for name in ("schema_version", "pinned", "superseded", "pending_contradictions", "blocked_writes",
+                     "reembed_queue"):
+            if name in stats:
+                table.add_row(name.replace("_", " "), str(stats[name]))
+        for group in ("tiers", "types", "sources"):
+            if group in stats:
+                table.add_row(group, "  ".join(f"{k}={v}" for k, v in stats[group].items()))
+        self.push_screen(TextScreen("Store", table))
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Saved knobs: the app's settings change; the engine takes them if it can
+        (otherwise the playground keeps passing the difference as overrides)."""
+        self.settings = settings
+        engine = self.engine
+        update = getattr(engine, "apply_settings", None) or getattr(engine, "update_settings", None)
+        if update is not None:
+            try:
+                update(settings)
+            except Exception as exc:
+                self.notify(f"{type(exc).__name__}: {exc}", title="Settings not applied", severity="warning")
+
+    # ---- writes ----------------------------------------------------------------------------------
+    def can_write(self, what: str) -> bool:
+        if self.engine is None:
+            self.notify("No store is open.", severity="error")
+            return False
+        if self.read_only:
+            self.notify(f"Read-only: {what} is disabled (the store was opened with --read-only"
+                        f"{' or is not writable' if not self.requested_read_only else ''}).",
+                        title="Read-only", severity="warning")
+            return False
+        return True
+
+    def write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], *, select_result: bool = False,
+              on_refused: Optional[Callable[[dict[str, Any]], None]] = None) -> None:
+        """Run one write through the engine in a worker; success refreshes every
+        pane in place, a refusal is shown (or handed to on_refused)."""
+        if not self.can_write(what.split(" ")[0]):
+            return
+        self._run_write(what, op, select_result, on_refused)
+
+    @work(group="write")
+    async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
+                         on_refused: Optional[Callable[[dict[str, Any]], None]]) -> None:
+        try:
+            result = await op(self.engine)
+        except WriteRejected as exc:
+            self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
+            return
+        except (ReadOnlyStore, EntryNotFound, InvalidValue, StoreError, ValueError, LookupError) as exc:
+            self.post_message(WriteFailed(what, str(exc)))
+            return
+        except Exception as exc:
+            self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
+            return
+        ids: list[str] = []
+        note = ""
+        entry = getattr(result, "entry", None)
+        if entry is not None:
+            ids = [e.id for e in getattr(result, "changed", [])] or [entry.id]
+            if getattr(result, "action", "") == "unchanged":
+                note = "unchanged"
+        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None))
+
+    def on_write_done(self, message: WriteDone) -> None:
+        self.notify(message.what + (f" ({message.note})" if message.note else ""), title="Done", timeout=3)
+        self.refresh_all(message.entry_ids)
+
+    def on_write_failed(self, message: WriteFailed) -> None:
+        if message.retry is not None and message.detail:
+            message.retry(message.detail)
+            return
+        self.notify(message.message, title=f"Refused: {message.what}", severity="error", timeout=10)
+
+    # ---- edit / add / purge / decay flows --------------------------------------------------------
+    def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
+        from .screens.dialogs import EditScreen, RefusalScreen
+
+        if not self.can_write("edit"):
+            return
+
+        def edited(new_text: Optional[str]) -> None:
+            if new_text is None:
+                return
+            if new_text == entry.content:
+                self.notify("Content unchanged: nothing written.")
+                return
+
+            def refused(detail: dict[str, Any]) -> None:
+                def after(choice: Optional[str]) -> None:
+                    if choice == "edit":
+                        self.edit_entry(entry, new_text, note=f"Refused: {detail.get('message', '')}")
+                self.push_screen(RefusalScreen(f"edit of {entry.key}", detail, new_text), after)
+
+            self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused)
+
+        self.push_screen(EditScreen(entry, text, note), edited)
+
+    def action_add_entry(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
+        from .screens.dialogs import AddEntryScreen, RefusalScreen
+
+        if not self.can_write("adding an entry"):
+            return
+
+        def submitted(form: Optional[dict[str, Any]]) -> None:
+            if form is None:
+                return
+            tags = [t.strip() for t in form["tags"].split(",") if t.strip()]
+
+            def refused(detail: dict[str, Any]) -> None:
+                def after(choice: Optional[str]) -> None:
+                    if choice == "edit":
+                        self.action_add_entry(form, note=f"Refused: {detail.get('message', '')}")
+                self.push_screen(RefusalScreen(f"new entry {form['key']}", detail, form["content"]), after)
+
+            self.write(f"added {form['key']}", lambda engine: engine.add(
+                form["key"], form["content"], form["type"], form["source"], tags, float(form["importance"]),
+                actor="user"), on_refused=refused)
+
+        self.push_screen(AddEntryScreen(values, note), submitted)
+
+    def confirm_purge(self, entry: MemoryEntry) -> None:
+        from .screens.dialogs import ConfirmScreen
+
+        if not self.can_write("purge"):
+            return
+        if entry.tier.label != "archival":
+            self.notify(f"Only archived entries can be purged; {entry.key} is {entry.tier.label}. Archive it first.",
+                        title="Purge", severity="warning")
+            return
+        body = Text()
+        body.append("Delete this archived entry for good?\n\n")
+        body.append(f"{entry.key}  v{entry.version}\n", style="bold")
+        body.append(entry.content + "\n\n")
+        body.append("Purging cannot be undone; the audit log keeps a record.", style="dim")
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id))
+
+        self.push_screen(ConfirmScreen("Purge entry", body, "Purge"), confirmed)
+
+    def action_decay(self) -> None:
+        if self.engine is None:
+            self.notify("No store is open.", severity="error")
+            return
+        self._decay_preview()
+
+    @work(exclusive=True, group="decay")
+    async def _decay_preview(self) -> None:
+        from .screens.dialogs import DecayPreviewScreen
+
+        try:
+            changes = await self.engine.decay(dry_run=True, actor="user")
+        except Exception as exc:
+            self.notify(f"{type(exc).__name__}: {exc}", title="Decay preview failed", severity="error")
+            return
+        threshold = float(self.engine.settings.get("memory.archiveThreshold"))
+
+        def decided(apply: Optional[bool]) -> None:
+            if apply:
+                self.write(f"decay pass archived {len(changes)} entries",
+                           lambda engine: self._apply_decay(engine))
+
+        self.push_screen(DecayPreviewScreen(changes, threshold, self.read_only), decided)
+
+    @staticmethod
+    async def _apply_decay(engine: MemoryEngine) -> Any:
+        changes = await engine.decay(dry_run=False, actor="user")
+        return Bulk([c.entry for c in changes])
+
+    async def action_consolidate(self) -> None:
+        if not self.can_write("consolidation"):
+            return
+        review = await self.ensure_view("review")
+        review.run_consolidation()
+
+
+def run_app(db_path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,
+            **kwargs: Any) -> int:
+    """The CLI's no-command path: run the app, return an exit code."""
+    started = time.perf_counter()
+    app = EchoMemoryApp(db_path, settings, read_only=read_only, **kwargs)
+    app.mark("module_imported", IMPORTED_AT)
+    app.mark("run_app", started)
+    result = app.run()
+    return int(result or 0) if isinstance(result, int) else (app.return_code or 0)

@@ -1,0 +1,198 @@
+"""One binding table, as data.
+
+Every key the app answers to is a row here: an id (what the config's [keys]
+section remaps), the default key(s), the action, which pane it belongs to, a
+description, and whether it writes. Widgets take their BINDINGS from this
+table, the help screen and the command palette are built from it, and a
+read-only store disables every row marked as a write.
+
+Remapping, in the config file::
+
+    [keys]
+    "memory.pin" = "P"
+    "app.quit" = "ctrl+q,q"
+
+or nested: ``[keys.memory] pin = "P"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Key:
+    id: str  # "<scope>.<name>", the name the config remaps
+    keys: str  # comma-separated Textual key names
+    action: str  # action on the scope's node
+    description: str
+    show: bool = True  # in the footer
+    write: bool = False  # refused on a read-only store
+    palette: bool = True  # offered in the command palette
+    priority: bool = False
+    key_display: str | None = None
+    label: str | None = None  # short footer label; description is the help text
+
+    @property
+    def scope(self) -> str:
+        return self.id.split(".", 1)[0]
+
+
+# Scopes: which node handles the action. The app resolves a scope to a widget.
+SCOPE_TITLES = {
+    "app": "Everywhere",
+    "memory": "Memory view (browser and detail)",
+    "browser": "Entry browser",
+    "pyramid": "Tier pyramid",
+    "lattice": "Version lattice (in the detail pane)",
+    "playground": "Recall playground",
+    "review": "Contradiction review",
+    "working": "Working memory",
+    "episodes": "Episodes",
+    "quarantine": "Blocked writes",
+}
+
+TABLE: tuple[Key, ...] = (
+    # ---- everywhere --------------------------------------------------------------
+    Key("app.quit", "q", "quit", "Quit"),
+    Key("app.help", "question_mark", "help", "Help", key_display="?"),
+    Key("app.view_memory", "1", "view('memory')", "Memory", show=False),
+    Key("app.view_recall", "2", "view('recall')", "Recall playground", show=False),
+    Key("app.view_review", "3", "view('review')", "Contradictions", show=False),
+    Key("app.view_working", "4", "view('working')", "Working memory", show=False),
+    Key("app.view_episodes", "5", "view('episodes')", "Episodes", show=False),
+    Key("app.view_quarantine", "6", "view('quarantine')", "Blocked writes", show=False),
+    Key("app.theme", "T", "toggle_theme", "Dark / light theme", show=False),
+    Key("app.live", "L", "toggle_live", "Pause / resume live reload", label="Live"),
+    Key("app.reload", "ctrl+r", "reload", "Reload everything", show=False),
+    Key("app.decay", "D", "decay", "Decay pass (preview, then apply)", show=False, write=True),
+    Key("app.consolidate", "C", "consolidate", "Run consolidation", show=False, write=True),
+    Key("app.add", "N", "add_entry", "New entry", show=False, write=True),
+    Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
+    # ---- memory view: actions on the entry under the cursor ----------------------
+    Key("memory.filter", "slash", "filter", "Filter entries (text, tier:, type:, prov:, tag:, pinned)", key_display="/", label="Filter"),
+    Key("memory.pin", "p", "pin", "Pin / unpin the entry", write=True, label="Pin"),
+    Key("memory.edit", "e", "edit", "Edit the content (a new version)", write=True, label="Edit"),
+    Key("memory.archive", "a", "archive", "Archive the entry", write=True, label="Archive"),
+    Key("memory.restore", "r", "restore", "Restore an archived entry or version", write=True, label="Restore"),
+    Key("memory.purge", "X", "purge", "Purge an archived entry (asks first)", write=True, label="Purge"),
+    Key("memory.clear_filter", "escape", "clear_filter", "Clear filter", show=False),
+    Key("memory.detail", "enter", "focus_detail", "Open detail", show=False),
+    Key("memory.browser", "b", "focus_browser", "Back to browser", show=False),
+    Key("memory.pyramid", "y", "focus_pyramid", "Tier pyramid", show=False),
+    # ---- browser ----------------------------------------------------------------
+    Key("browser.down", "j,down", "cursor_down", "Down", show=False, palette=False),
+    Key("browser.up", "k,up", "cursor_up", "Up", show=False, palette=False),
+    Key("browser.top", "g,home", "cursor_top", "First entry", show=False),
+    Key("browser.bottom", "G,end", "cursor_bottom", "Last entry", show=False),
+    Key("browser.page_down", "pagedown,ctrl+f", "page_down", "Page down", show=False, palette=False),
+    Key("browser.page_up", "pageup,ctrl+b", "page_up", "Page up", show=False, palette=False),
+    Key("browser.sort", "o", "cycle_sort", "Sort by the next column", label="Sort"),
+    Key("browser.reverse", "O", "reverse_sort", "Reverse sort", show=False),
+    # ---- pyramid ----------------------------------------------------------------
+    Key("pyramid.down", "j,down", "move(1)", "Next tier", show=False, palette=False),
+    Key("pyramid.up", "k,up", "move(-1)", "Previous tier", show=False, palette=False),
+    Key("pyramid.select", "enter,space", "select", "Filter by tier", show=False, palette=False),
+    Key("pyramid.all", "0", "select_all", "All tiers", show=False),
+    # ---- lattice ----------------------------------------------------------------
+    Key("lattice.down", "j,down", "move(1)", "Older version", show=False, palette=False),
+    Key("lattice.up", "k,up", "move(-1)", "Newer version", show=False, palette=False),
+    Key("lattice.restore", "r,enter", "restore_version", "Restore the selected version", write=True, palette=False, label="Restore version"),
+    # ---- recall playground --------------------------------------------------------
+    Key("playground.baseline", "ctrl+b", "pin_baseline", "Pin the current ranking as baseline (again: clear)", label="Baseline"),
+    Key("playground.save", "ctrl+s", "save_knobs", "Save the knobs to the config file", label="Save knobs"),
+    Key("playground.reset", "ctrl+z", "reset_knobs", "Reset the knobs to the saved settings", label="Reset"),
+    Key("playground.query", "ctrl+l", "focus_query", "Query box", show=False),
+    Key("playground.knobs", "ctrl+g", "focus_knobs", "Knob panel", show=False),
+    # ---- contradiction review -----------------------------------------------------
+    Key("review.keep_a", "a", "resolve('keep_a')", "Keep A", write=True),
+    Key("review.keep_b", "b", "resolve('keep_b')", "Keep B", write=True),
+    Key("review.keep_both", "o", "resolve('keep_both')", "Keep both", write=True),
+    Key("review.merge", "m", "merge", "Merge", write=True),
+    Key("review.skip", "s", "skip", "Skip"),
+    Key("review.undo", "u", "undo", "Undo last", write=True),
+    Key("review.next", "j,down", "move(1)", "Next", show=False, palette=False),
+    Key("review.prev", "k,up", "move(-1)", "Previous", show=False, palette=False),
+    # ---- working ------------------------------------------------------------------
+    Key("working.next_session", "right_square_bracket", "session(1)", "Next session", key_display="]"),
+    Key("working.prev_session", "left_square_bracket", "session(-1)", "Previous session", key_display="["),
+    Key("working.smaller", "minus", "budget(0.5)", "Preview half the char budget (see what is cut)", label="Budget ½"),
+    Key("working.larger", "plus", "budget(2.0)", "Preview twice the char budget", label="Budget ×2"),
+    Key("working.budget_reset", "equals_sign", "budget_reset", "Back to the configured char budget", show=False),
+    # ---- episodes -----------------------------------------------------------------
+    Key("episodes.filter", "slash", "filter", "Filter episodes", key_display="/"),
+    # ---- quarantine ---------------------------------------------------------------
+    Key("quarantine.down", "j", "move(1)", "Next", show=False, palette=False),
+    Key("quarantine.up", "k", "move(-1)", "Previous", show=False, palette=False),
+)
+
+BY_ID: dict[str, Key] = {k.id: k for k in TABLE}
+WRITE_ACTIONS: dict[str, set[str]] = {}
+for _k in TABLE:
+    if _k.write:
+        WRITE_ACTIONS.setdefault(_k.scope, set()).add(_k.action.split("(", 1)[0])
+
+
+def bindings(scope: str) -> list[Binding]:
+    """The Textual bindings of one scope, each carrying its id for remapping."""
+    return [
+        Binding(k.keys, k.action, k.label or k.description, show=k.show, key_display=k.key_display,
+                priority=k.priority, id=k.id, tooltip=k.description)
+        for k in TABLE if k.scope == scope
+    ]
+
+
+def is_write(scope: str, action: str) -> bool:
+    return action.split("(", 1)[0] in WRITE_ACTIONS.get(scope, set())
+
+
+def _flatten(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in section.items():
+        full = f"{prefix}{name}"
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, full + "."))
+        else:
+            out[full] = value
+    return out
+
+
+def keymap_from_config(section: Any) -> tuple[dict[str, str], list[str]]:
+    """The config's [keys] section as a Textual keymap, and the problems found.
+
+    Unknown ids and non-string values are reported, never applied."""
+    keymap: dict[str, str] = {}
+    problems: list[str] = []
+    if section is None:
+        return keymap, problems
+    if not isinstance(section, Mapping):
+        return keymap, [f"[keys] must be a table of binding id = \"key\", got {type(section).__name__}"]
+    for binding_id, value in _flatten(section).items():
+        if binding_id not in BY_ID:
+            problems.append(f"[keys] unknown binding id {binding_id!r}")
+            continue
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = ",".join(value)
+        if not isinstance(value, str) or not value.strip():
+            problems.append(f"[keys] {binding_id}: expected a key name such as \"ctrl+x\", got {value!r}")
+            continue
+        keymap[binding_id] = ",".join(part.strip() for part in value.split(",") if part.strip())
+    return keymap, problems
+
+
+def display_keys(key: Key, keymap: Mapping[str, str]) -> str:
+    """The key(s) as the user sees them, after remapping."""
+    from textual.keys import format_key
+
+    keys = keymap.get(key.id, key.keys)
+    if key.key_display and key.id not in keymap:
+        return key.key_display
+    return " ".join(format_key(k.strip()) for k in keys.split(","))
+
+
+def rows(scopes: Iterable[str] | None = None) -> list[Key]:
+    wanted = set(scopes) if scopes is not None else None
+    return [k for k in TABLE if wanted is None or k.scope in wanted]

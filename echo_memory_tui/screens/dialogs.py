@@ -1,0 +1,334 @@
+"""Modal dialogs: confirm, edit content, a refused write, new entry, decay preview."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
+
+from engine import KNOBS, MemoryEntry, MemoryType, ProvenanceLevel
+
+from ..format import highlight_span, provenance_badge, visible
+
+DIALOG_CSS = """
+{name} {{ align: center middle; }}
+{name} > Vertical {{ width: 84; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
+                    background: $surface; padding: 1 2; }}
+{name} .title {{ text-style: bold; color: $text-accent; margin-bottom: 1; }}
+{name} .buttons {{ height: auto; align-horizontal: right; margin-top: 1; }}
+{name} .buttons Button {{ margin-left: 2; }}
+{name} .hint {{ color: $text-muted; }}
+{name} .error {{ color: $text-error; }}
+"""
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Yes", show=False)]
+
+    def __init__(self, title: str, body: Text | str, confirm: str = "Confirm", danger: bool = True) -> None:
+        super().__init__()
+        self.title_text, self.body, self.confirm_label, self.danger = title, body, confirm, danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="title")
+            yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="no")
+                yield Button(self.confirm_label, id="yes", variant="error" if self.danger else "primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class EditScreen(ModalScreen[Optional[str]]):
+    """Edit an entry's content; the edit becomes a new, user-stated version."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="EditScreen") + """
+    EditScreen TextArea { height: 10; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "save", "Save")]
+
+    def __init__(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
+        super().__init__()
+        self.entry = entry
+        self.text = entry.content if text is None else text
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            title = Text(f"Edit {self.entry.key}  ")
+            title.append_text(provenance_badge(self.entry.source))
+            yield Static(title, classes="title")
+            yield Static(f"Saving writes version {self.entry.version + 1}, stated by you, through the write scanner.",
+                         classes="hint")
+            if self.note:
+                yield Static(Text(self.note), classes="error")
+            yield TextArea(self.text, id="editor", soft_wrap=True, show_line_numbers=False)
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Save  ctrl+s", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_save(self) -> None:
+        self.dismiss(self.query_one(TextArea).text)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+
+class MergeScreen(ModalScreen[Optional[str]]):
+    """Merge a contradiction: one text, stated by the user, replaces A and B."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="MergeScreen") + """
+    MergeScreen TextArea { height: 6; }
+    MergeScreen .side { color: $text-muted; margin-bottom: 1; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "save", "Merge")]
+
+    def __init__(self, a: MemoryEntry, b: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
+        super().__init__()
+        self.a, self.b = a, b
+        self.text = a.content if text is None else text
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"Merge into {self.a.key}"), classes="title")
+            yield Static(Text.assemble(("A: ", "bold"), self.a.content), classes="side")
+            yield Static(Text.assemble(("B: ", "bold"), self.b.content), classes="side")
+            if self.note:
+                yield Static(Text(self.note), classes="error")
+            yield TextArea(self.text, id="merge-text", soft_wrap=True)
+            yield Static("The merged text becomes a new user-stated version of A's key; A and B are superseded "
+                         "(undo brings them back).", classes="hint")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Merge  ctrl+s", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_save(self) -> None:
+        self.dismiss(self.query_one(TextArea).text)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+
+class RefusalScreen(ModalScreen[str]):
+    """A write the gate refused: the scanner's reason, the matched pattern
+    highlighted, invisible characters made visible. Returns "edit" or "discard";
+    the text is kept by the caller so nothing typed is lost."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="RefusalScreen") + """
+    RefusalScreen > Vertical { border: thick $error; }
+    RefusalScreen #refused-content { background: $boost; padding: 0 1; margin: 1 0; }
+    """
+    BINDINGS = [Binding("escape", "dismiss('edit')", "Back to editing"), Binding("e", "dismiss('edit')", show=False)]
+
+    def __init__(self, what: str, detail: dict[str, Any], content: str, can_edit: bool = True) -> None:
+        super().__init__()
+        self.what, self.detail, self.content, self.can_edit = what, detail, content, can_edit
+
+    def compose(self) -> ComposeResult:
+        detail = self.detail
+        scan = detail.get("scan") or {}
+        with Vertical():
+            yield Static(Text(f"Refused: {self.what}"), classes="title")
+            yield Static(Text(detail.get("message", "the write was refused"), style="bold"))
+            table = Table.grid(padding=(0, 1))
+            table.add_column(style="dim", justify="right")
+            table.add_column()
+            table.add_row("reason", detail.get("reason", "?"))
+            for name in ("family", "pattern", "codepoint", "offset"):
+                if scan.get(name) not in (None, ""):
+                    table.add_row(name, str(scan[name]))
+            if scan.get("matched"):
+                table.add_row("matched", visible(str(scan["matched"])))
+            for name in ("existing_source", "incoming_source"):
+                if detail.get(name):
+                    table.add_row(name.replace("_", " "), str(detail[name]))
+            yield Static(table)
+            yield Static(highlight_span(self.content, scan.get("offset"), scan.get("matched"), scan.get("codepoint")),
+                         id="refused-content")
+            yield Static("Invisible characters are shown as ⟨U+…⟩; the match is highlighted. Your text is kept.",
+                         classes="hint")
+            with Horizontal(classes="buttons"):
+                yield Button("Discard", id="discard")
+                if self.can_edit:
+                    yield Button("Edit again", id="edit", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#edit" if self.can_edit else "#discard", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "discard")
+
+
+class AddEntryScreen(ModalScreen[Optional[dict[str, Any]]]):
+    """A new entry, written through the gate."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="AddEntryScreen") + """
+    AddEntryScreen TextArea { height: 5; }
+    AddEntryScreen .row { height: auto; }
+    AddEntryScreen .row > * { width: 1fr; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "save", "Save")]
+
+    def __init__(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
+        super().__init__()
+        self.values = values or {}
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        v = self.values
+        with Vertical():
+            yield Static("New entry", classes="title")
+            if self.note:
+                yield Static(Text(self.note), classes="error")
+            yield Input(v.get("key", ""), placeholder="key, e.g. project/fact", id="key")
+            yield TextArea(v.get("content", ""), id="content", soft_wrap=True)
+            with Horizontal(classes="row"):
+                yield Select([(t.label, t.label) for t in MemoryType], value=v.get("type", "environment"),
+                             allow_blank=False, id="type")
+                yield Select([(p.label, p.label) for p in ProvenanceLevel], value=v.get("source", "user_stated"),
+                             allow_blank=False, id="source")
+            with Horizontal(classes="row"):
+                yield Input(v.get("tags", ""), placeholder="tags, comma separated", id="tags")
+                yield Input(str(v.get("importance", "0.5")), placeholder="importance 0..1", id="importance")
+            yield Static("", id="form-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button("Save  ctrl+s", id="save", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#key", Input).focus()
+
+    def _collect(self) -> dict[str, Any]:
+        return {
+            "key": self.query_one("#key", Input).value,
+            "content": self.query_one("#content", TextArea).text,
+            "type": self.query_one("#type", Select).value,
+            "source": self.query_one("#source", Select).value,
+            "tags": self.query_one("#tags", Input).value,
+            "importance": self.query_one("#importance", Input).value,
+        }
+
+    def action_save(self) -> None:
+        values = self._collect()
+        error = self.query_one("#form-error", Static)
+        try:
+            importance = float(values["importance"])
+            if not 0 <= importance <= 1:
+                raise ValueError
+        except ValueError:
+            error.update(Text(f"importance must be a number between 0 and 1, got {values['importance']!r}"))
+            return
+        if not values["key"].strip() or not values["content"].strip():
+            error.update("key and content must not be empty")
+            return
+        self.dismiss(values)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+
+class DecayPreviewScreen(ModalScreen[bool]):
+    """What a decay pass would archive; apply or cancel."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="DecayPreviewScreen") + """
+    DecayPreviewScreen VerticalScroll { height: auto; max-height: 20; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+
+    def __init__(self, changes: list[Any], threshold: float, read_only: bool) -> None:
+        super().__init__()
+        self.changes, self.threshold, self.read_only = changes, threshold, read_only
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Decay pass: {len(self.changes)} entr{'y' if len(self.changes) == 1 else 'ies'} "
+                         f"below the archive threshold {self.threshold:.2f}", classes="title")
+            table = Table(box=None, expand=True)
+            table.add_column("key")
+            table.add_column("type")
+            table.add_column("imp", justify="right")
+            table.add_column("effective", justify="right")
+            for change in self.changes:
+                e = change.entry
+                table.add_row(e.key, e.type.label, f"{e.importance:.2f}", f"{change.effective_importance:.4f}")
+            with VerticalScroll():
+                yield Static(table if self.changes else Text("Nothing to archive.", style="dim"))
+            if self.read_only:
+                yield Static("Read-only store: preview only.", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Close" if not self.changes or self.read_only else "Cancel", id="no")
+                if self.changes and not self.read_only:
+                    yield Button(f"Archive {len(self.changes)}", id="yes", variant="warning")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class TextScreen(ModalScreen[None]):
+    """A scrollable read-only text (consolidation report, store info)."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="TextScreen") + """
+    TextScreen VerticalScroll { height: auto; max-height: 30; }
+    """
+    BINDINGS = [Binding("escape,q,enter", "dismiss(None)", "Close")]
+
+    def __init__(self, title: str, body: Any) -> None:
+        super().__init__()
+        self.title_text, self.body = title, body
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="title")
+            with VerticalScroll():
+                yield Static(Text(self.body) if isinstance(self.body, str) else self.body)
+            with Horizontal(classes="buttons"):
+                yield Button("Close", id="close", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self) -> None:
+        self.dismiss(None)
+
+
+__all__ = ["ConfirmScreen", "EditScreen", "MergeScreen", "RefusalScreen", "AddEntryScreen", "DecayPreviewScreen", "TextScreen",
+           "KNOBS", "Label"]

@@ -1,0 +1,558 @@
+"""The entry browser: a Line-API table that pages from the store.
+
+The built-in DataTable needs every row up front (~12 s for 100k). This one
+asks the store for a count, then for 100-row pages (LIMIT/OFFSET) only when a
+line needs drawing, keeps recent pages and rendered strips in LRU caches, and
+draws each visible line with `render_line`, like Toolong does for logs. Opening
+on 100k entries costs one count and one page.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Optional
+
+from rich.cells import set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events, work
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.markup import escape
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from engine import EntryFilter, InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+
+from .. import keys
+from ..format import PROVENANCE, TIER_COLOURS, age
+from ..messages import EntryHighlighted
+
+PAGE_SIZE = 100
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    title: str
+    width: int  # 0: takes the remaining width
+    sort: Optional[str] = None
+    right: bool = False
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("pin", "", 2),
+    Column("key", "key", 22, "key"),
+    Column("content", "content", 0),
+    Column("tier", "tier", 4, "tier"),
+    Column("type", "type", 4, "type"),
+    Column("source", "prov", 4, "source"),
+    Column("importance", "imp", 4, "importance", right=True),
+    Column("eff", "eff", 4, None, right=True),
+    Column("version", "v", 3, "version", right=True),
+    Column("access_count", "acc", 4, "access_count", right=True),
+    Column("updated_at", "upd", 5, "updated_at", right=True),
+)
+SORT_CYCLE = ("updated_at", "key", "importance", "access_count", "last_accessed", "created_at", "tier", "type",
+              "source", "version")
+SORT_LABELS = {"updated_at": "updated", "last_accessed": "last access", "access_count": "access count",
+               "created_at": "created", "source": "provenance"}
+
+
+@dataclass(frozen=True)
+class Row:
+    entry: MemoryEntry
+    eff: float
+
+
+def parse_filter(text: str, tier: Optional[str] = None) -> EntryFilter:
+    """`/` syntax: free words match key or content; tier: type: source: (or prov:) tag:
+    session: pinned / pinned:no. Raises InvalidValue naming the bad token."""
+    flt = EntryFilter(tier=MemoryTier.parse(tier) if tier else None)
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        tokens = text.split()
+    words: list[str] = []
+    for token in tokens:
+        name, sep, value = token.partition(":")
+        name = name.lower()
+        if not sep:
+            if name in ("pinned", "+pinned"):
+                flt.pinned = True
+            elif name == "-pinned":
+                flt.pinned = False
+            else:
+                words.append(token)
+            continue
+        if not value:
+            raise InvalidValue(f"{name}: needs a value, e.g. {name}:something")
+        if name == "tier":
+            flt.tier = MemoryTier.parse(value)
+        elif name == "type":
+            value = {"env": "environment", "usr": "user"}.get(value.lower(), value)
+            flt.type = MemoryType.parse(value)
+        elif name in ("source", "prov", "provenance", "src"):
+            aliases = {"user": "user_stated", "inferred": "model_inferred", "model": "model_inferred",
+                       "cons": "consolidated", "infr": "model_inferred", "legc": "legacy"}
+            flt.source = ProvenanceLevel.parse(aliases.get(value.lower(), value))
+        elif name == "tag":
+            if flt.tag is not None:
+                raise InvalidValue("one tag: at a time")
+            flt.tag = value
+        elif name == "session":
+            flt.session = value
+        elif name == "pinned":
+            if value.lower() in ("yes", "true", "1", "y"):
+                flt.pinned = True
+            elif value.lower() in ("no", "false", "0", "n"):
+                flt.pinned = False
+            else:
+                raise InvalidValue(f"pinned:{value}: expected pinned:yes or pinned:no")
+        else:
+            words.append(token)
+    flt.text = " ".join(words) or None
+    return flt
+
+
+def describe_filter(flt: EntryFilter) -> str:
+    parts = []
+    if flt.tier is not None:
+        parts.append(f"tier={flt.tier.label}")
+    if flt.type is not None:
+        parts.append(f"type={flt.type.label}")
+    if flt.source is not None:
+        parts.append(f"prov={flt.source.label}")
+    if flt.tag:
+        parts.append(f"tag={flt.tag}")
+    if flt.session:
+        parts.append(f"session={flt.session}")
+    if flt.pinned is not None:
+        parts.append("pinned" if flt.pinned else "not pinned")
+    if flt.text:
+        parts.append(f"“{flt.text}”")
+    return " ".join(parts)
+
+
+class EntryBrowser(ScrollView, can_focus=True):
+    """Every entry matching the filter, one per line, paged from the store."""
+
+    BINDINGS = keys.bindings("browser")
+
+    COMPONENT_CLASSES = {
+        "entry-browser--header",
+        "entry-browser--cursor",
+        "entry-browser--cursor-blur",
+        "entry-browser--dim",
+        "entry-browser--superseded",
+        "entry-browser--loading",
+        "entry-browser--sorted",
+    }
+
+    DEFAULT_CSS = """
+    EntryBrowser { overflow-x: hidden; }
+    EntryBrowser > .entry-browser--header { text-style: bold; background: $panel; color: $text; }
+    EntryBrowser > .entry-browser--sorted { text-style: bold underline; background: $panel; color: $accent; }
+    EntryBrowser > .entry-browser--cursor { background: $block-cursor-background; color: $block-cursor-foreground; text-style: bold; }
+    EntryBrowser > .entry-browser--cursor-blur { background: $block-cursor-blurred-background; }
+    EntryBrowser > .entry-browser--dim { color: $text-muted; }
+    EntryBrowser > .entry-browser--superseded { color: $text-disabled; }
+    EntryBrowser > .entry-browser--loading { color: $text-disabled; text-style: italic; }
+    """
+
+    cursor: reactive[int] = reactive(0, init=False)
+    total: reactive[int] = reactive(-1, init=False)
+    sort: reactive[str] = reactive("updated_at", init=False)
+    descending: reactive[bool] = reactive(True, init=False)
+
+    class Reloaded(Message):
+        def __init__(self, generation: int, total: int, pages: dict[int, list[Row]], cursor: int) -> None:
+            super().__init__()
+            self.generation = generation
+            self.total = total
+            self.pages = pages
+            self.cursor = cursor
+
+    class PageLoaded(Message):
+        def __init__(self, generation: int, page: int, rows: list[Row]) -> None:
+            super().__init__()
+            self.generation = generation
+            self.page = page
+            self.rows = rows
+
+    class Failed(Message):
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self, *, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.flt = EntryFilter()
+        self._generation = 0  # bumped for every new query; stale results are dropped
+        self._pages_gen = 0  # the generation the cached pages belong to
+        self._pages: LRUCache[int, list[Row]] = LRUCache(400)
+        self._strips: LRUCache[tuple, Strip] = LRUCache(2048)
+        self._wanted: set[int] = set()
+        self._inflight: set[tuple[int, int]] = set()
+        self._fetch_scheduled = False
+        self._last_highlight: Optional[str] = "<none>"
+        self.empty_hint = "No entries."
+        self.error: Optional[str] = None
+
+    # ---- public --------------------------------------------------------------------
+    @property
+    def engine(self) -> Any:
+        return getattr(self.app, "engine", None)
+
+    @property
+    def now(self) -> datetime:
+        return self.app.clock()
+
+    def current_entry(self) -> Optional[MemoryEntry]:
+        row = self.row_at(self.cursor)
+        return row.entry if row else None
+
+    def row_at(self, index: int) -> Optional[Row]:
+        if index < 0 or index >= max(0, self.total):
+            return None
+        # While a reload is in flight the last applied rows stay on screen (no flicker).
+        page = self._pages.get(index // PAGE_SIZE)
+        if page is None:
+            return None
+        offset = index % PAGE_SIZE
+        return page[offset] if offset < len(page) else None
+
+    def set_filter(self, flt: EntryFilter) -> None:
+        self.flt = flt
+        self.reload(keep=False)
+
+    def reload(self, keep: bool = True) -> None:
+        """Fetch the count and the visible pages again. With keep, the cursor stays
+        on the same entry if it is still in view, else on the same row."""
+        if self.engine is None:
+            return
+        self._generation += 1
+        keep_id = None
+        if keep:
+            entry = self.current_entry()
+            # mid-reload the rows are stale: the last highlighted id still names the cursor's entry
+            keep_id = entry.id if entry else (self._last_highlight if self._last_highlight != "<none>" else None)
+        cursor = self.cursor if keep else 0
+        top = int(self.scroll_y) if keep else 0
+        self._reload(self._generation, self.flt, self.sort, self.descending, keep_id, cursor, top,
+                     max(1, self.size.height - 1))
+
+    # ---- workers -------------------------------------------------------------------
+    async def _fetch_page(self, engine: Any, flt: EntryFilter, sort: str, descending: bool, page: int) -> list[Row]:
+        entries = await engine.list_entries(flt, order_by=sort, descending=descending, limit=PAGE_SIZE,
+                                            offset=page * PAGE_SIZE)
+        return [Row(e, engine.explain_decay(e)["effective_importance"]) for e in entries]
+
+    @work(exclusive=True, group="browser-reload")
+    async def _reload(self, generation: int, flt: EntryFilter, sort: str, descending: bool, keep_id: Optional[str],
+                      cursor: int, top: int, height: int) -> None:
+        engine = self.engine
+        try:
+            total = await engine.count_entries(flt)
+            cursor = max(0, min(cursor, total - 1))
+            top = max(0, min(top, max(0, total - height)))
+            needed = sorted({top // PAGE_SIZE, (top + height) // PAGE_SIZE, cursor // PAGE_SIZE})
+            needed = [p for p in needed if p * PAGE_SIZE < max(total, 1)]
+            pages = {p: await self._fetch_page(engine, flt, sort, descending, p) for p in needed}
+        except Exception as exc:  # shown in place; the app keeps running
+            self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        if keep_id is not None:
+            for page, rows in pages.items():
+                for i, row in enumerate(rows):
+                    if row.entry.id == keep_id:
+                        cursor = page * PAGE_SIZE + i
+        self.post_message(self.Reloaded(generation, total, pages, cursor))
+
+    @work(group="browser-page")
+    async def _load_page(self, generation: int, page: int, flt: EntryFilter, sort: str, descending: bool) -> None:
+        engine = self.engine
+        try:
+            rows = await self._fetch_page(engine, flt, sort, descending, page)
+        except Exception as exc:
+            self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        finally:
+            self._inflight.discard((generation, page))
+        self.post_message(self.PageLoaded(generation, page, rows))
+
+    # ---- message handlers ------------------------------------------------------------
+    def on_entry_browser_reloaded(self, message: Reloaded) -> None:
+        message.stop()
+        if message.generation != self._generation:
+            return
+        self.error = None
+        self._pages.clear()
+        for page, rows in message.pages.items():
+            self._pages[page] = rows
+        self._pages_gen = message.generation
+        self._strips.clear()
+        self.total = message.total
+        self.virtual_size = Size(self.size.width, message.total + 1)
+        self.set_cursor(message.cursor, force=True)
+        self.refresh()
+        mark = getattr(self.app, "mark", None)
+        if mark is not None:
+            self.call_after_refresh(mark, "first_rows")
+
+    def on_entry_browser_page_loaded(self, message: PageLoaded) -> None:
+        message.stop()
+        if message.generation != self._generation or self._pages_gen != self._generation:
+            return
+        self._pages[message.page] = message.rows
+        self.refresh()
+        self._post_highlight()
+
+    def on_entry_browser_failed(self, message: Failed) -> None:
+        message.stop()
+        self.error = message.error
+        self.app.notify(message.error, title="Could not list entries", severity="error")
+        self.refresh()
+
+    # ---- cursor ---------------------------------------------------------------------
+    def set_cursor(self, index: int, force: bool = False) -> None:
+        index = max(0, min(index, self.total - 1)) if self.total > 0 else 0
+        if index != self.cursor:
+            self.cursor = index
+        elif force:
+            self.watch_cursor()
+        self._post_highlight()
+
+    def watch_cursor(self) -> None:
+        body = max(1, self.size.height - 1)
+        if self.cursor < self.scroll_y:
+            self.scroll_to(y=self.cursor, animate=False)
+        elif self.cursor >= self.scroll_y + body:
+            self.scroll_to(y=self.cursor - body + 1, animate=False)
+        self.refresh()
+        self._post_highlight()
+        self._update_titles()
+
+    def watch_total(self) -> None:
+        self._update_titles()
+
+    def _update_titles(self) -> None:
+        parent = self.parent
+        if parent is None:
+            return
+        sort = SORT_LABELS.get(self.sort, self.sort)
+        arrow = "↓" if self.descending else "↑"
+        shown = f"{self.cursor + 1 if self.total > 0 else 0} / {max(0, self.total):,}"
+        parent.border_subtitle = f"{shown} · {arrow} {sort}"
+        described = escape(describe_filter(self.flt))
+        parent.border_title = "Entries" + (f" · {described}" if described else "")
+
+    def _post_highlight(self) -> None:
+        row = self.row_at(self.cursor)
+        entry_id = row.entry.id if row else None
+        if row is None and self.total > 0:
+            return  # its page is on the way
+        if entry_id != self._last_highlight:
+            self._last_highlight = entry_id
+            self.post_message(EntryHighlighted(entry_id))
+
+    def action_cursor_down(self) -> None:
+        self.set_cursor(self.cursor + 1)
+
+    def action_cursor_up(self) -> None:
+        self.set_cursor(self.cursor - 1)
+
+    def action_cursor_top(self) -> None:
+        self.set_cursor(0)
+
+    def action_cursor_bottom(self) -> None:
+        self.set_cursor(self.total - 1)
+
+    def action_page_down(self) -> None:
+        self.set_cursor(self.cursor + max(1, self.size.height - 2))
+
+    def action_page_up(self) -> None:
+        self.set_cursor(self.cursor - max(1, self.size.height - 2))
+
+    def action_cycle_sort(self) -> None:
+        i = SORT_CYCLE.index(self.sort) if self.sort in SORT_CYCLE else -1
+        self.sort_by(SORT_CYCLE[(i + 1) % len(SORT_CYCLE)])
+
+    def action_reverse_sort(self) -> None:
+        self.descending = not self.descending
+        self.reload(keep=False)
+        self._update_titles()
+
+    def sort_by(self, column: str) -> None:
+        if column == self.sort:
+            self.descending = not self.descending
+        else:
+            self.sort = column
+            self.descending = column not in ("key", "tier", "type")
+        self.reload(keep=False)
+        self._update_titles()
+
+    # ---- mouse ------------------------------------------------------------------------
+    def on_click(self, event: events.Click) -> None:
+        if event.y == 0:
+            column = self._column_at(event.x)
+            if column is not None and column.sort:
+                self.sort_by(column.sort)
+            return
+        self.set_cursor(int(self.scroll_y) + event.y - 1)
+
+    def _column_at(self, x: int) -> Optional[Column]:
+        for column, start, width in self._layout(self.scrollable_content_region.width):
+            if start <= x < start + width + 1:
+                return column
+        return None
+
+    # ---- rendering ---------------------------------------------------------------------
+    def _layout(self, width: int) -> list[tuple[Column, int, int]]:
+        fixed = sum(c.width + 1 for c in COLUMNS if c.width)
+        flex = max(8, width - fixed - 1)
+        out, x = [], 0
+        for column in COLUMNS:
+            w = column.width or flex
+            out.append((column, x, w))
+            x += w + 1
+        return out
+
+    def on_resize(self) -> None:
+        self._strips.clear()
+        self.virtual_size = Size(self.size.width, max(0, self.total) + 1)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y == 0:
+            return self._header(width, base)
+        index = int(self.scroll_y) + y - 1
+        if self.total < 0:
+            return self._message(width, base, "loading…" if y == 1 else "")
+        if self.total == 0:
+            text = (self.error or self.empty_hint) if y == 1 else ""
+            return self._message(width, base, text)
+        if index >= self.total:
+            return Strip.blank(width, base)
+        row = self.row_at(index)
+        if row is None:
+            self._want(index // PAGE_SIZE)
+            style = base + self.get_component_rich_style("entry-browser--loading")
+            return Strip([Segment(set_cell_size(f"  … row {index + 1:,}", width), style)], width)
+        is_cursor = index == self.cursor
+        key = (self._generation, index, row.entry.id, width, is_cursor, self.has_focus)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._render_row(row, width, base, is_cursor)
+            self._strips[key] = strip
+        return strip
+
+    def _message(self, width: int, base: Style, text: str) -> Strip:
+        style = base + self.get_component_rich_style("entry-browser--dim")
+        return Strip([Segment(set_cell_size("  " + text if text else "", width), style)], width)
+
+    def _header(self, width: int, base: Style) -> Strip:
+        header = base + self.get_component_rich_style("entry-browser--header")
+        sorted_style = base + self.get_component_rich_style("entry-browser--sorted")
+        segments = []
+        for column, _start, w in self._layout(width):
+            title = column.title
+            style = header
+            if column.sort and column.sort == self.sort:
+                title = title + ("↓" if self.descending else "↑")
+                style = sorted_style
+            cell = title.rjust(w) if column.right else title.ljust(w)
+            segments.append(Segment(set_cell_size(cell, w), style))
+            segments.append(Segment(" ", header))
+        return Strip(segments).crop_extend(0, width, header)
+
+    def _render_row(self, row: Row, width: int, base: Style, is_cursor: bool) -> Strip:
+        e = row.entry
+        now = self.now
+        dim = base + self.get_component_rich_style("entry-browser--dim")
+        line = base
+        if e.superseded_by is not None:
+            line = base + self.get_component_rich_style("entry-browser--superseded")
+            dim = line
+        cursor_style = None
+        if is_cursor:
+            cursor_style = self.get_component_rich_style(
+                "entry-browser--cursor" if self.has_focus else "entry-browser--cursor-blur")
+        segments: list[Segment] = []
+        for column, _start, w in self._layout(width):
+            style = line
+            name = column.name
+            if name == "pin":
+                text = "● " if e.pinned else ("↳ " if e.superseded_by else "  ")
+                if e.pinned and not is_cursor:
+                    style = line + Style(color="#f9a825", bold=True)
+            elif name == "key":
+                text = e.key
+            elif name == "content":
+                text = " ".join(e.content.split())
+            elif name == "tier":
+                text = e.tier.label[:4].upper()
+                if not is_cursor:
+                    style = line + Style(color=TIER_COLOURS.get(e.tier.label))
+            elif name == "type":
+                text = "USER" if e.type is MemoryType.USER else "ENV"
+                style = dim if e.type is not MemoryType.USER else line
+            elif name == "source":
+                text = PROVENANCE[e.source.value][1]
+                if not is_cursor:
+                    style = line + PROVENANCE[e.source.value][2]
+            elif name == "importance":
+                text = f"{e.importance:.2f}"[1:] if e.importance < 1 else "1.0"
+            elif name == "eff":
+                text = f"{row.eff:.2f}"[1:] if row.eff < 1 else "1.0"
+                style = dim if row.eff < e.importance else line
+            elif name == "version":
+                text = str(e.version)
+            elif name == "access_count":
+                text = str(e.access_count)
+            elif name == "updated_at":
+                text = age(e.updated_at, now).replace("in ", "+")
+                style = dim
+            else:  # pragma: no cover
+                text = ""
+            cell = text.rjust(w) if column.right else text
+            if cursor_style is not None:
+                style = style + cursor_style
+            segments.append(Segment(set_cell_size(cell, w), style))
+            segments.append(Segment(" ", line + cursor_style if cursor_style else line))
+        fill = line + cursor_style if cursor_style else line
+        return Strip(segments).crop_extend(0, width, fill)
+
+    # ---- lazy page requests -------------------------------------------------------------
+    def _want(self, page: int) -> None:
+        if self._pages_gen != self._generation:
+            return  # a reload is in flight; it brings the visible pages
+        self._wanted.add(page)
+        if not self._fetch_scheduled:
+            self._fetch_scheduled = True
+            self.call_after_refresh(self._fetch_wanted)
+
+    def _fetch_wanted(self) -> None:
+        self._fetch_scheduled = False
+        generation = self._generation
+        wanted, self._wanted = self._wanted, set()
+        for page in sorted(wanted):
+            if (generation, page) in self._inflight or page in self._pages:
+                continue
+            self._inflight.add((generation, page))
+            self._load_page(generation, page, self.flt, self.sort, self.descending)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()

@@ -1,0 +1,254 @@
+"""Entry detail: every field, provenance as a badge, effective importance now
+and the decay curve toward the archive threshold, access, the audit trail, and
+the version lattice with restore."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import timedelta
+from typing import Any, Optional
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from engine import EntryFilter, MemoryEntry, MemoryType
+
+from ..format import ago, provenance_badge, tier_text
+from ..messages import DetailData, DetailLoaded
+from ..plot import decay_plot
+from .lattice import VersionLattice, history_from_versions, normalise_history
+
+
+def decay_curve(engine: Any, entry: MemoryEntry, decay: dict[str, Any], samples: int = 96) -> list[tuple[int, float]]:
+    """Effective importance from now until past the archive threshold, through
+    the engine's own formula: explain_decay of the entry as if its last access
+    were d days earlier gives the value d days from now."""
+    left = decay.get("days_until_archive")
+    if left is None:
+        horizon = 90
+    elif left <= 0:
+        horizon = 30
+    else:
+        horizon = int(min(3650, max(14, left * 1.3)))
+    step = max(1, horizon // samples)
+    points = []
+    for d in range(0, horizon + 1, step):
+        shifted = replace(entry, last_accessed=entry.last_accessed - timedelta(days=d))
+        points.append((d, float(engine.explain_decay(shifted)["effective_importance"])))
+    if points[-1][0] != horizon:
+        shifted = replace(entry, last_accessed=entry.last_accessed - timedelta(days=horizon))
+        points.append((horizon, float(engine.explain_decay(shifted)["effective_importance"])))
+    return points
+
+
+async def load_history(app: Any, engine: Any, entry: MemoryEntry) -> dict[str, Any]:
+    """The version lattice: consolidation's lattice(id) (every version, the
+    contradiction links and merges around the entry), else the chain of versions
+    of the same (type, key)."""
+    if hasattr(engine, "consolidation"):
+        lattice = await app.consolidation().lattice(entry.id)
+        return lattice.to_dict() if hasattr(lattice, "to_dict") else lattice
+    versions = await engine.list_entries(EntryFilter(text=entry.key, type=entry.type), order_by="version",
+                                         descending=True, limit=200)
+    return history_from_versions([e for e in versions if e.key == entry.key] or [entry])
+
+
+async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
+    entry = await engine.get(entry_id)
+    decay = engine.explain_decay(entry)
+    curve = decay_curve(engine, entry, decay)
+    audit = await engine.audit(entry_id, limit=100)
+    notices = []
+    try:
+        history = await load_history(app, engine, entry)
+    except Exception as exc:  # the lattice is optional; say so in place
+        history = history_from_versions([entry])
+        notices.append(f"history unavailable: {exc}")
+    return DetailData(entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices)
+
+
+class EntryDetail(Horizontal):
+    """Two columns: the entry (fields, content, decay) and its history (versions, audit)."""
+
+    DEFAULT_CSS = """
+    EntryDetail { height: 1fr; }
+    EntryDetail > VerticalScroll { padding: 0 1; }
+    EntryDetail #detail-left { width: 5fr; }
+    EntryDetail #detail-mid { width: 4fr; border-left: vkey $panel; }
+    EntryDetail #detail-right { width: 4fr; border-left: vkey $panel; }
+    EntryDetail .section { color: $text-accent; text-style: bold; }
+    EntryDetail #detail-content { margin-bottom: 1; }
+    EntryDetail #detail-audit-title { margin-top: 1; }
+    """
+
+    data: reactive[Optional[DetailData]] = reactive(None, init=False, always_update=True)
+    entry_id: reactive[Optional[str]] = reactive(None, init=False)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="detail-left"):
+            yield Static("Select an entry.", id="detail-head")
+            yield Static("", id="detail-content")
+            yield Static("", id="detail-fields")
+        with VerticalScroll(id="detail-mid"):
+            yield Static("Decay", classes="section")
+            yield Static("", id="detail-decay")
+        with VerticalScroll(id="detail-right"):
+            yield Static("Versions", classes="section", id="lattice-title")
+            yield VersionLattice(id="lattice")
+            yield Static("Audit trail", classes="section", id="detail-audit-title")
+            yield Static("", id="detail-audit")
+
+    def show(self, entry_id: Optional[str], delay: float = 0.05) -> None:
+        self.entry_id = entry_id
+        if entry_id is None:
+            self.data = None
+            return
+        self._load(entry_id, delay)
+
+    def reload(self) -> None:
+        if self.entry_id is not None:
+            self._load(self.entry_id, 0)
+
+    @work(exclusive=True, group="detail")
+    async def _load(self, entry_id: str, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)  # holding j should not fetch every row's audit
+        engine = getattr(self.app, "engine", None)
+        if engine is None:
+            return
+        try:
+            data = await load_detail(self.app, engine, entry_id)
+        except Exception as exc:
+            self.post_message(DetailLoaded(entry_id, None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(DetailLoaded(entry_id, data))
+
+    def on_detail_loaded(self, message: DetailLoaded) -> None:
+        message.stop()
+        if message.entry_id != self.entry_id:
+            return  # the cursor moved on
+        if message.data is None:
+            self.query_one("#detail-head", Static).update(Text(f"Could not load {message.entry_id}: {message.error}",
+                                                               style="bold red"))
+            return
+        self.data = message.data
+
+    def watch_data(self, data: Optional[DetailData]) -> None:
+        head = self.query_one("#detail-head", Static)
+        if data is None:
+            head.update(Text("No entry selected.", style="dim"))
+            for name in ("#detail-content", "#detail-fields", "#detail-decay", "#detail-audit"):
+                self.query_one(name, Static).update("")
+            self.query_one(VersionLattice).show([])
+            return
+        now = self.app.clock()
+        e = data.entry
+        head.update(self._head(e))
+        self.query_one("#detail-content", Static).update(Text(e.content))
+        self.query_one("#detail-fields", Static).update(self._fields(e, now))
+        self.query_one("#detail-decay", Static).update(self._decay(e, data))
+        nodes = normalise_history(data.history)
+        self.query_one(VersionLattice).show(nodes, focus_id=e.id)
+        self.query_one("#lattice-title", Static).update(f"Versions ({len(nodes)})")
+        self.query_one("#detail-audit", Static).update(self._audit(data, now))
+
+    # ---- pieces ----------------------------------------------------------------------
+    @staticmethod
+    def _head(e: MemoryEntry) -> Text:
+        out = Text()
+        out.append(e.key, style="bold")
+        out.append("  ")
+        out.append_text(tier_text(e.tier))
+        out.append("  ")
+        out.append("USER" if e.type is MemoryType.USER else "ENVIRONMENT", style="bold magenta" if e.type is MemoryType.USER else "bold")
+        out.append("  ")
+        out.append_text(provenance_badge(e.source))
+        if e.pinned:
+            out.append("  ● pinned", style="bold #f9a825")
+        if e.superseded_by:
+            out.append(f"  superseded by {e.superseded_by[:8]}", style="italic dim")
+        return out
+
+    def _fields(self, e: MemoryEntry, now) -> Table:
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="dim", justify="right", no_wrap=True)
+        table.add_column(overflow="fold")
+
+        def when(value) -> Text:
+            return Text.assemble(f"{value:%Y-%m-%d %H:%M}" if value else "—", (f"  {ago(value, now)}", "dim"))
+
+        table.add_row("id", e.id)
+        table.add_row("version", f"v{e.version}" + (f" → {e.superseded_by[:8]}" if e.superseded_by else " (head)"))
+        table.add_row("importance", f"{e.importance:.2f}")
+        table.add_row("accesses", Text.assemble(str(e.access_count), ("  last ", "dim"), when(e.last_accessed)))
+        table.add_row("created", when(e.created_at))
+        table.add_row("updated", when(e.updated_at))
+        table.add_row("tags", Text(", ".join(e.tags) or "—"))
+        table.add_row("session", Text(e.source_session or "—"))
+        table.add_row("episode", Text(e.episode_id or "—"))
+        table.add_row("embedding", Text(e.embedding_id or "—"))
+        return table
+
+    def _decay(self, e: MemoryEntry, data: DetailData) -> Group:
+        d = data.decay
+        eff = float(d.get("effective_importance", 0.0))
+        header = Text()
+        header.append("effective importance ")
+        header.append(f"{eff:.3f}", style="bold cyan")
+        header.append(f" of {e.importance:.2f}\n")
+        header.append(f"factor ×{float(d.get('factor', 1)):.3f} · archive below {float(d.get('threshold', 0)):.2f}",
+                      style="dim")
+        left = d.get("days_until_archive")
+        status = Text()
+        if e.type is MemoryType.USER:
+            status.append("USER memories never decay", style="green")
+        elif e.pinned:
+            status.append("pinned: exempt from decay", style="green")
+        elif left is None:
+            status.append("never reaches the threshold", style="green")
+        elif left <= 0:
+            status.append("below the archive threshold: the next decay pass archives it"
+                          if e.tier.label == "semantic" else "below the archive threshold", style="bold red")
+        else:
+            status.append(f"{left:.0f} days until archive", style="bold yellow" if left < 30 else "bold")
+            status.append(" without another access")
+        width = max(30, (self.query_one("#detail-mid").size.width or 48) - 3)
+        crossing = left if left is not None and left > 0 else None
+        plot = decay_plot(data.curve, float(d.get("threshold", 0.0)), width=min(width, 90), height=7,
+                          crossing=crossing, y_max=max(e.importance, 0.05))
+        return Group(header, status, plot)
+
+    @staticmethod
+    def _audit(data: DetailData, now) -> Text:
+        if not data.audit and not data.notices:
+            return Text("no audit records", style="dim")
+        out = Text()
+        for note in data.notices:
+            out.append(f"note: {note}\n", style="yellow")
+        for record in data.audit:
+            detail = record.detail or {}
+            out.append(f"{record.at:%Y-%m-%d %H:%M} ", style="dim")
+            out.append(record.action, style="bold")
+            out.append(f"  {record.actor}\n", style="dim")
+            extra = []
+            if record.reason:
+                extra.append(record.reason)
+            if detail.get("supersedes"):
+                extra.append(f"supersedes {str(detail['supersedes'])[:8]}")
+            if detail.get("superseded_by"):
+                extra.append(f"→ {str(detail['superseded_by'])[:8]}")
+            if detail.get("contradiction"):
+                extra.append(f"contradiction {str(detail['contradiction'])[:8]}")
+            if "version" in detail and not detail.get("supersedes"):
+                extra.append(f"v{detail['version']}")
+            if extra:
+                out.append("    " + " · ".join(extra) + "\n", style="italic")
+        out.rstrip()
+        return out

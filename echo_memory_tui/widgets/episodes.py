@@ -1,0 +1,313 @@
+"""View 5, Episodes: conversation summaries with entity and time filters, the
+facts each one produced, the sessions they came from and recent consolidation
+runs."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, Optional
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, Input, Static
+
+from engine import InvalidValue
+
+from .. import keys
+from ..format import age, ago, bar
+
+_SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([mhdw])$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+@dataclass
+class EpisodeQuery:
+    entity: Optional[str] = None
+    session: Optional[str] = None
+    since: Optional[datetime] = None
+    until: Optional[datetime] = None
+    text: Optional[str] = None
+
+
+def parse_time(value: str, now: datetime) -> datetime:
+    relative = _SPAN.match(value.strip().lower())
+    if relative:
+        return now - timedelta(**{_UNITS[relative.group(2)]: float(relative.group(1))})
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        parsed = None
+    if parsed is not None and parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    if parsed is None:
+        raise InvalidValue(f"{value!r} is not a time: use a date (2026-11-01), a time, or a span like 7d, 12h, 2w")
+    return parsed
+
+
+def parse_episode_filter(text: str, now: datetime) -> EpisodeQuery:
+    """entity:NAME session:KEY since:7d|DATE until:DATE, other words match the summary."""
+    q = EpisodeQuery()
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        tokens = text.split()
+    words = []
+    for token in tokens:
+        name, sep, value = token.partition(":")
+        name = name.lower()
+        if sep and name in ("entity", "session", "since", "until") and not value:
+            raise InvalidValue(f"{name}: needs a value")
+        if sep and name == "entity":
+            q.entity = value
+        elif sep and name == "session":
+            q.session = value
+        elif sep and name == "since":
+            q.since = parse_time(value, now)
+        elif sep and name == "until":
+            q.until = parse_time(value, now)
+        else:
+            words.append(token)
+    if q.since and q.until and q.since > q.until:
+        raise InvalidValue("since: is after until:")
+    q.text = " ".join(words) or None
+    return q
+
+
+@dataclass
+class EpisodesData:
+    episodes: list[Any]
+    sessions: list[Any] = field(default_factory=list)
+    runs: list[Any] = field(default_factory=list)
+
+
+class EpisodesView(Widget):
+    BINDINGS = keys.bindings("episodes")
+
+    DEFAULT_CSS = """
+    EpisodesView { layout: horizontal; }
+    EpisodesView #ep-main { width: 1fr; }
+    EpisodesView #ep-filter { border: none; height: 1; padding: 0 1; background: $boost; margin: 0 1; }
+    EpisodesView #ep-filter:focus { background: $primary-background; }
+    EpisodesView #ep-filter.-invalid { background: $error 30%; }
+    EpisodesView #ep-error { color: $text-error; padding: 0 1; height: auto; }
+    EpisodesView #ep-table-box { height: 1fr; border: round $primary-background; border-title-color: $text-accent; }
+    EpisodesView #ep-table-box:focus-within { border: round $accent; }
+    EpisodesView #ep-detail { height: 14; border: round $primary-background; border-title-color: $text-accent;
+                              padding: 0 1; }
+    EpisodesView #ep-side { width: 46; }
+    EpisodesView #ep-sessions, EpisodesView #ep-runs { height: 1fr; border: round $primary-background;
+                                                       border-title-color: $text-accent; padding: 0 1; }
+    """
+
+    class Loaded(Message):
+        def __init__(self, data: Optional[EpisodesData], error: str = "") -> None:
+            super().__init__()
+            self.data = data
+            self.error = error
+
+    class FactsLoaded(Message):
+        def __init__(self, episode_id: str, facts: list[Any]) -> None:
+            super().__init__()
+            self.episode_id = episode_id
+            self.facts = facts
+
+    def __init__(self, *, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.query_filter = EpisodeQuery()
+        self.data: Optional[EpisodesData] = None
+        self.selected: Optional[str] = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="ep-main"):
+            yield Input(placeholder="filter: entity:atlas-api since:30d until:2026-11-01 session:KEY words…",
+                        id="ep-filter")
+            yield Static("", id="ep-error")
+            with Vertical(id="ep-table-box") as box:
+                box.border_title = "Episodes"
+                yield DataTable(id="ep-table", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="ep-detail") as box:
+                box.border_title = "Episode"
+                yield Static(Text("Select an episode.", style="dim"), id="ep-detail-text")
+        with Vertical(id="ep-side"):
+            with VerticalScroll(id="ep-sessions") as box:
+                box.border_title = "Sessions"
+                yield Static("", id="ep-sessions-text")
+            with VerticalScroll(id="ep-runs") as box:
+                box.border_title = "Consolidation runs"
+                yield Static("", id="ep-runs-text")
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        widths = {"when": 10, "session": 8, "range": 5, "imp": 4, "entities": 20}
+        room = max(24, self.app.size.width - 46 - 4 - sum(widths.values()) - 2 * (len(widths) + 1) - 2)
+        table.add_column("when", key="when", width=10)
+        table.add_column("session", key="session", width=8)
+        table.add_column("msgs", key="range", width=5)
+        table.add_column("imp", key="imp", width=4)
+        table.add_column("entities", key="entities", width=20)
+        table.add_column("summary", key="summary", width=room)
+
+    def start(self) -> None:
+        self.refresh_data()
+
+    def focus_default(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
+        self._load(self.query_filter)
+
+    def action_filter(self) -> None:
+        self.query_one("#ep-filter", Input).focus()
+
+    @on(Input.Changed, "#ep-filter")
+    def _typed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._debounce(event.value)
+
+    @on(Input.Submitted, "#ep-filter")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._apply(event.value):
+            self.query_one(DataTable).focus()
+
+    @work(exclusive=True, group="episodes-debounce")
+    async def _debounce(self, text: str) -> None:
+        await asyncio.sleep(0.15)
+        self._apply(text)
+
+    def _apply(self, text: str) -> bool:
+        field_ = self.query_one("#ep-filter", Input)
+        error = self.query_one("#ep-error", Static)
+        try:
+            query = parse_episode_filter(text, self.app.clock())
+        except InvalidValue as exc:
+            field_.add_class("-invalid")
+            error.update(Text(str(exc)))
+            return False
+        field_.remove_class("-invalid")
+        error.update("")
+        self.query_filter = query
+        self._load(query)
+        return True
+
+    @work(exclusive=True, group="episodes")
+    async def _load(self, q: EpisodeQuery) -> None:
+        engine = getattr(self.app, "engine", None)
+        if engine is None:
+            return
+        try:
+            service = self.app.consolidation()
+            episodes = await service.episodes(q.session, q.entity, q.since, q.until, q.text, 500)
+            sessions = await service.list_sessions()
+            runs = await service.runs(limit=20)
+        except Exception as exc:
+            self.post_message(self.Loaded(None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(self.Loaded(EpisodesData(episodes, sessions, runs)))
+
+    def on_episodes_view_loaded(self, message: Loaded) -> None:
+        message.stop()
+        if message.data is None:
+            self.query_one("#ep-error", Static).update(Text(f"Could not load episodes: {message.error}", style="red"))
+            return
+        self.data = data = message.data
+        now = self.app.clock()
+        table = self.query_one(DataTable)
+        keep = self.selected
+        with self.app.batch_update():
+            table.clear()
+            for ep in data.episodes:
+                table.add_row(
+                    *(Text(cell) for cell in (
+                        f"{ep.created_at:%Y-%m-%d}", ep.session_key, f"{ep.message_range_start}–{ep.message_range_end}",
+                        f"{ep.importance:.2f}", ", ".join(ep.entity_ids[:4]), " ".join(ep.summary.split())[:200])),
+                    key=ep.id)
+        self.query_one("#ep-table-box").border_title = f"Episodes ({len(data.episodes)})"
+        ids = [ep.id for ep in data.episodes]
+        if ids:
+            row = ids.index(keep) if keep in ids else 0
+            table.move_cursor(row=row)
+            self._show(data.episodes[row])
+        else:
+            self.query_one("#ep-detail-text", Static).update(Text(
+                "No episodes match." if any(vars(self.query_filter).values()) else
+                "No episodes yet: they are written when a session is consolidated (C).", style="dim"))
+        sessions = Table.grid(padding=(0, 1))
+        sessions.add_column(style="bold")
+        sessions.add_column()
+        sessions.add_column(justify="right")
+        sessions.add_column(style="dim")
+        for s in data.sessions:
+            style = {"open": "green", "ended": "yellow", "consolidated": "dim"}.get(s.status, "")
+            sessions.add_row(Text(s.key), Text(s.status, style=style), f"{s.messages} msg",
+                             f"{s.unconsolidated} new · {s.episodes} ep")
+        self.query_one("#ep-sessions-text", Static).update(
+            sessions if data.sessions else Text("no sessions recorded", style="dim"))
+        self.query_one("#ep-sessions").border_title = f"Sessions ({len(data.sessions)})"
+        runs = Table.grid(padding=(0, 1))
+        runs.add_column(style="dim")
+        runs.add_column()
+        runs.add_column()
+        for r in data.runs:
+            counts = ", ".join(f"{k} {v}" for k, v in (r.counts or {}).items() if v)
+            runs.add_row(age(r.started_at, now), Text(r.status, style="green" if r.status == "ok" else "red"),
+                         f"{r.session_key} · {r.trigger}" + (f"\n{counts}" if counts else ""))
+        self.query_one("#ep-runs-text", Static).update(runs if data.runs else Text("no runs yet", style="dim"))
+
+    @on(DataTable.RowHighlighted, "#ep-table")
+    def _row(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if self.data and 0 <= event.cursor_row < len(self.data.episodes):
+            self._show(self.data.episodes[event.cursor_row])
+
+    def _show(self, ep: Any) -> None:
+        self.selected = ep.id
+        self._render_episode(ep, None)
+        self._load_facts(ep.id)
+
+    def _render_episode(self, ep: Any, facts: Optional[list[Any]]) -> None:
+        now = self.app.clock()
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="dim", justify="right")
+        table.add_column()
+        table.add_row("summary", Text(ep.summary))
+        table.add_row("session", f"{ep.session_key}, messages {ep.message_range_start}–{ep.message_range_end}")
+        table.add_row("when", f"{ep.created_at:%Y-%m-%d %H:%M} ({ago(ep.created_at, now)})")
+        table.add_row("importance", Text(f"{ep.importance:.2f} ").append(bar(ep.importance, 10), style="cyan"))
+        table.add_row("entities", Text(", ".join(ep.entity_ids) or "—"))
+        table.add_row("by", Text(ep.produced_by or "—"))
+        if facts is None:
+            table.add_row("facts", Text("loading…", style="dim"))
+        elif not facts:
+            table.add_row("facts", Text("none extracted", style="dim"))
+        else:
+            for fact in facts:
+                style = {"written": "green", "unchanged": "dim", "refused": "red"}.get(fact.status, "")
+                table.add_row(Text(fact.status, style=style), Text(f"{fact.key}: {fact.content}"))
+        self.query_one("#ep-detail-text", Static).update(table)
+        self.query_one("#ep-detail").border_title = f"Episode {ep.id[:8]}"
+
+    @work(exclusive=True, group="episode-facts")
+    async def _load_facts(self, episode_id: str) -> None:
+        try:
+            facts = await self.app.consolidation().episode_facts(episode_id)
+        except Exception:
+            facts = []
+        self.post_message(self.FactsLoaded(episode_id, facts))
+
+    def on_episodes_view_facts_loaded(self, message: FactsLoaded) -> None:
+        message.stop()
+        if message.episode_id != self.selected or self.data is None:
+            return
+        ep = next((e for e in self.data.episodes if e.id == message.episode_id), None)
+        if ep is not None:
+            self._render_episode(ep, message.facts)

@@ -1,0 +1,258 @@
+"""View 1, Memory: the tier pyramid, the entry browser with its `/` filter,
+and the detail pane; the entry actions (pin, edit, archive, restore, purge)
+live here so they work from the browser and the detail alike."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Optional
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from engine import InvalidValue, MemoryEntry, MemoryTier
+
+from .. import keys
+from ..messages import EntryHighlighted, TierSelected
+from .browser import EntryBrowser, describe_filter, parse_filter
+from .detail import EntryDetail
+from .lattice import VersionLattice
+from .pyramid import TierPyramid
+
+FILTER_HELP = "words · tier: type:user|env prov:user|cons|inferred|legacy tag: session: pinned"
+
+
+class MemoryView(Widget):
+    BINDINGS = keys.bindings("memory")
+
+    DEFAULT_CSS = """
+    MemoryView { layout: vertical; }
+    MemoryView #memory-top { height: 1fr; min-height: 8; }
+    MemoryView #pyramid-box { width: 34; border: round $primary-background; border-title-color: $text-accent; }
+    MemoryView #pyramid-box:focus-within { border: round $accent; }
+    MemoryView #browser-box { width: 1fr; border: round $primary-background; border-title-color: $text-accent;
+                              border-subtitle-color: $text-muted; }
+    MemoryView #browser-box:focus-within { border: round $accent; }
+    MemoryView #detail-box { height: 1fr; min-height: 10; border: round $primary-background;
+                             border-title-color: $text-accent; }
+    MemoryView #detail-box:focus-within { border: round $accent; }
+    MemoryView #filter-bar { height: auto; display: none; }
+    MemoryView #filter-bar.-open { display: block; }
+    MemoryView #filter { border: none; height: 1; padding: 0 1; background: $boost; }
+    MemoryView #filter:focus { background: $primary-background; }
+    MemoryView #filter.-invalid { background: $error 30%; }
+    MemoryView #filter-error { color: $text-error; padding: 0 1; height: auto; display: none; }
+    MemoryView #filter-error.-shown { display: block; }
+    MemoryView #filter-help { color: $text-muted; padding: 0 1; height: 1; }
+    MemoryView #store-error { display: none; color: $text-error; padding: 1 2; height: auto; }
+    MemoryView.-failed #store-error { display: block; }
+    """
+
+    class FilterChanged(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, *, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.tier: Optional[str] = None
+        self.filter_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="store-error")
+        with Horizontal(id="memory-top"):
+            with Vertical(id="pyramid-box") as box:
+                box.border_title = "Tiers"
+                yield TierPyramid(id="pyramid")
+            with Vertical(id="browser-box") as box:
+                box.border_title = "Entries"
+                with Vertical(id="filter-bar"):
+                    yield Input(placeholder="filter: " + FILTER_HELP, id="filter")
+                    yield Static("", id="filter-error")
+                yield EntryBrowser(id="browser")
+        with Vertical(id="detail-box") as box:
+            box.border_title = "Detail"
+            yield EntryDetail(id="detail")
+
+    # ---- plumbing --------------------------------------------------------------------
+    @property
+    def browser(self) -> EntryBrowser:
+        return self.query_one(EntryBrowser)
+
+    @property
+    def detail(self) -> EntryDetail:
+        return self.query_one(EntryDetail)
+
+    def start(self) -> None:
+        """The engine is open: first count and page."""
+        self.browser.empty_hint = "The store is empty. Fill it with `echo-memory --db PATH demo`, or press N."
+        self.browser.reload(keep=False)
+
+    def failed(self, error: str) -> None:
+        self.add_class("-failed")
+        self.query_one("#store-error", Static).update(Text(f"Cannot open the store: {error}"))
+        self.browser.error = "no store open"
+        self.browser.total = 0
+        self.browser.refresh()
+
+    def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
+        self.browser.reload(keep=True)
+        self.detail.reload()
+
+    def set_stats(self, stats: dict[str, Any]) -> None:
+        self.query_one(TierPyramid).stats = stats
+
+    def current_entry(self) -> Optional[MemoryEntry]:
+        detail = self.detail.data
+        if detail is not None and detail.entry.id == self.detail.entry_id:
+            return detail.entry
+        return self.browser.current_entry()
+
+    # ---- browser ↔ detail ↔ pyramid ---------------------------------------------------------
+    @on(EntryHighlighted)
+    def _highlighted(self, message: EntryHighlighted) -> None:
+        message.stop()
+        self.detail.show(message.entry_id)
+        self.query_one("#detail-box").border_title = "Detail" + (f" · {message.entry_id[:8]}" if message.entry_id else "")
+
+    @on(TierSelected)
+    def _tier_selected(self, message: TierSelected) -> None:
+        message.stop()
+        self.tier = message.tier
+        self._apply_filter(self.filter_text)
+        if message.tier == "episodic":
+            self.browser.empty_hint = "No EPISODIC entries: episodes are listed in the Episodes view (5)."
+        else:
+            self.browser.empty_hint = "No entries match the filter."
+
+    def select_tier(self, tier: Optional[str]) -> None:
+        pyramid = self.query_one(TierPyramid)
+        pyramid.choose(tier)
+
+    # ---- filter ------------------------------------------------------------------------------
+    def action_filter(self) -> None:
+        bar = self.query_one("#filter-bar")
+        bar.add_class("-open")
+        self.query_one("#filter", Input).focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#filter-bar")
+        field = self.query_one("#filter", Input)
+        if field.has_focus:
+            if not field.value:
+                box.remove_class("-open")
+            self.browser.focus()
+            return
+        if field.value or self.tier:
+            field.value = ""
+            self.filter_text = ""
+            self.query_one(TierPyramid).selected = None
+            self.query_one(TierPyramid).cursor = 4
+            self.tier = None
+            box.remove_class("-open")
+            self._apply_filter("")
+
+    @on(Input.Changed, "#filter")
+    def _filter_typed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._debounced_filter(event.value)
+
+    @on(Input.Submitted, "#filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self._apply_filter(event.value):
+            if not event.value:
+                self.query_one("#filter-bar").remove_class("-open")
+            self.browser.focus()
+
+    @work(exclusive=True, group="filter-debounce")
+    async def _debounced_filter(self, text: str) -> None:
+        await asyncio.sleep(0.15)
+        self._apply_filter(text)
+
+    def _apply_filter(self, text: str) -> bool:
+        field = self.query_one("#filter", Input)
+        error = self.query_one("#filter-error", Static)
+        try:
+            flt = parse_filter(text, self.tier)
+        except InvalidValue as exc:
+            field.add_class("-invalid")
+            error.add_class("-shown")
+            error.update(Text(str(exc)))  # shown in place; the browser keeps the last good filter
+            return False
+        field.remove_class("-invalid")
+        error.remove_class("-shown")
+        error.update("")
+        self.filter_text = text
+        if self.tier is None and flt.tier is not None:
+            pass  # a typed tier: wins over the pyramid's "all"
+        self.browser.set_filter(flt)
+        return True
+
+    def describe(self) -> str:
+        return describe_filter(self.browser.flt)
+
+    # ---- focus helpers -------------------------------------------------------------------
+    def action_focus_detail(self) -> None:
+        self.query_one(VersionLattice).focus()
+
+    def action_focus_browser(self) -> None:
+        self.browser.focus()
+
+    def action_focus_pyramid(self) -> None:
+        self.query_one(TierPyramid).focus()
+
+    # ---- entry actions (writes go through the app, which checks read-only) ----------------
+    def _target(self) -> Optional[MemoryEntry]:
+        entry = self.current_entry()
+        if entry is None:
+            self.app.notify("No entry under the cursor.", severity="warning")
+        return entry
+
+    def action_pin(self) -> None:
+        entry = self._target()
+        if entry is None:
+            return
+        if entry.pinned:
+            self.app.write(f"unpinned {entry.key}", lambda engine: engine.unpin(entry.id))
+        else:
+            self.app.write(f"pinned {entry.key}", lambda engine: engine.pin(entry.id))
+
+    def action_archive(self) -> None:
+        entry = self._target()
+        if entry is None:
+            return
+        if entry.tier is MemoryTier.ARCHIVAL:
+            self.app.notify(f"{entry.key} is already archived", title="Archive")
+            return
+        self.app.write(f"archived {entry.key}", lambda engine: engine.archive(entry.id))
+
+    def action_restore(self) -> None:
+        entry = self._target()
+        if entry is None:
+            return
+        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True)
+
+    def action_purge(self) -> None:
+        entry = self._target()
+        if entry is None:
+            return
+        self.app.confirm_purge(entry)
+
+    def action_edit(self) -> None:
+        entry = self._target()
+        if entry is None:
+            return
+        self.app.edit_entry(entry)
+
+    @on(VersionLattice.RestoreRequested)
+    def _restore_version(self, message: VersionLattice.RestoreRequested) -> None:
+        message.stop()
+        node = message.node
+        self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
+                       select_result=True)

@@ -1,0 +1,349 @@
+"""View 3, Contradiction review: the pending queue (confidence, detector); the
+selected pair side by side with the words that differ highlighted, provenance,
+dates and versions; the verifier's explanation and what the automatic policy
+would have done. Keys: keep A, keep B, keep both, merge (edit the merged
+text), skip, undo. Every resolution goes through engine.consolidation."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from .. import keys
+from ..format import age, bar, provenance_badge, stamp, tier_text
+
+_WORD = re.compile(r"\S+|\s+")
+
+
+def word_diff(a: str, b: str) -> tuple[Text, Text]:
+    """A and B with the words that differ highlighted (removed in A: red, added in B: green)."""
+    ta, tb = _WORD.findall(a), _WORD.findall(b)
+    wa = [w.lower().strip(".,;:!?()\"'") for w in ta]
+    wb = [w.lower().strip(".,;:!?()\"'") for w in tb]
+    out_a, out_b = Text(), Text()
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=wa, b=wb, autojunk=False).get_opcodes():
+        chunk_a, chunk_b = "".join(ta[i1:i2]), "".join(tb[j1:j2])
+        if op == "equal":
+            out_a.append(chunk_a)
+            out_b.append(chunk_b)
+        else:
+            if chunk_a:
+                out_a.append(chunk_a, style="bold #ffffff on #b71c1c" if chunk_a.strip() else "")
+            if chunk_b:
+                out_b.append(chunk_b, style="bold #ffffff on #1b5e20" if chunk_b.strip() else "")
+    return out_a, out_b
+
+
+@dataclass
+class Pair:
+    record: Any
+    a: Any
+    b: Any
+
+
+class ReviewView(Widget):
+    BINDINGS = keys.bindings("review")
+
+    DEFAULT_CSS = """
+    ReviewView { layout: horizontal; }
+    ReviewView #rv-queue-box { width: 38; border: round $primary-background; border-title-color: $text-accent; }
+    ReviewView #rv-queue-box:focus-within { border: round $accent; }
+    ReviewView #rv-queue { height: 1fr; border: none; }
+    ReviewView #rv-main { width: 1fr; }
+    ReviewView #rv-head { height: auto; border: round $primary-background; border-title-color: $text-accent;
+                          padding: 0 1; }
+    ReviewView #rv-sides { height: 1fr; min-height: 8; }
+    ReviewView .side { width: 1fr; border: round $primary-background; border-title-color: $text-accent;
+                       padding: 0 1; }
+    ReviewView #rv-why { height: auto; max-height: 12; border: round $primary-background;
+                         border-title-color: $text-accent; padding: 0 1; }
+    ReviewView #rv-empty { padding: 1 2; color: $text-muted; display: none; }
+    ReviewView.-empty #rv-empty { display: block; }
+    ReviewView.-empty #rv-head, ReviewView.-empty #rv-sides, ReviewView.-empty #rv-why { display: none; }
+    """
+
+    pairs: reactive[list[Pair]] = reactive(list, init=False, always_update=True)
+
+    class Loaded(Message):
+        def __init__(self, pairs: Optional[list[Pair]], last: Optional[dict[str, Any]], error: str = "") -> None:
+            super().__init__()
+            self.pairs = pairs
+            self.last = last
+            self.error = error
+
+    def __init__(self, *, id: Optional[str] = None) -> None:
+        super().__init__(id=id)
+        self.selected_id: Optional[str] = None
+        self.skipped: list[str] = []
+        self.last_resolution: Optional[dict[str, Any]] = None
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rv-queue-box") as box:
+            box.border_title = "Pending"
+            yield OptionList(id="rv-queue")
+        with Vertical(id="rv-main"):
+            yield Static("No pending contradictions. Consolidation (C) finds them; resolved ones can be undone (u).",
+                         id="rv-empty")
+            yield Static("", id="rv-head")
+            with Horizontal(id="rv-sides"):
+                with VerticalScroll(id="rv-a", classes="side") as side:
+                    side.border_title = "A"
+                    yield Static("", id="rv-a-text")
+                with VerticalScroll(id="rv-b", classes="side") as side:
+                    side.border_title = "B"
+                    yield Static("", id="rv-b-text")
+            yield Static("", id="rv-why")
+
+    def on_mount(self) -> None:
+        self.query_one("#rv-head").border_title = "Contradiction"
+        self.query_one("#rv-why").border_title = "Why, and what the policy would do"
+
+    def start(self) -> None:
+        self.refresh_data()
+
+    def focus_default(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
+        self._load()
+
+    @work(exclusive=True, group="review")
+    async def _load(self) -> None:
+        engine = getattr(self.app, "engine", None)
+        if engine is None:
+            return
+        try:
+            service = self.app.consolidation()
+            records = await service.contradictions("pending")
+            pairs = []
+            for record in records:
+                try:
+                    a, b = await engine.get(record.entry_a_id), await engine.get(record.entry_b_id)
+                except Exception:
+                    continue  # an entry purged meanwhile: nothing to show side by side
+                pairs.append(Pair(record, a, b))
+            history = await service.resolutions()
+            last = next((r for r in history if not r.get("undone_at")), None)
+        except Exception as exc:
+            self.post_message(self.Loaded(None, None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(self.Loaded(pairs, last))
+
+    def on_review_view_loaded(self, message: Loaded) -> None:
+        message.stop()
+        self.loaded = True
+        if message.pairs is None:
+            self.query_one("#rv-empty", Static).update(Text(f"Could not load contradictions: {message.error}",
+                                                            style="red"))
+            self.add_class("-empty")
+            return
+        self.last_resolution = message.last
+        order = {cid: i for i, cid in enumerate(self.skipped)}
+        # skipped ones go to the back of the queue
+        self.pairs = sorted(message.pairs, key=lambda p: (order.get(p.record.id, -1), -p.record.confidence))
+
+    def watch_pairs(self, pairs: list[Pair]) -> None:
+        queue = self.query_one(OptionList)
+        queue.clear_options()
+        for pair in pairs:
+            r = pair.record
+            label = Text()
+            label.append(f"{r.confidence:.2f} ", style="bold yellow" if r.confidence >= 0.6 else "bold")
+            label.append(f"{getattr(r, 'kind', 'other'):<8}", style="cyan")
+            label.append(f" {pair.a.key}")
+            if pair.b.key != pair.a.key:
+                label.append(f" ~ {pair.b.key}")
+            label.append(f"\n    by {r.detector or '?'}", style="dim")
+            queue.add_option(Option(label, id=r.id))
+        self.query_one("#rv-queue-box").border_title = f"Pending ({len(pairs)})"
+        self.set_class(not pairs, "-empty")
+        if self.last_resolution and not pairs:
+            self.query_one("#rv-empty", Static).update(Text(
+                f"No pending contradictions. Last resolution: {self.last_resolution['action']} "
+                f"(u undoes it).", style="dim"))
+        if not pairs:
+            self.selected_id = None
+            return
+        ids = [p.record.id for p in pairs]
+        index = ids.index(self.selected_id) if self.selected_id in ids else 0
+        queue.highlighted = index
+        self._show(pairs[index])
+
+    @on(OptionList.OptionHighlighted, "#rv-queue")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        pair = self.current_pair(event.option_id)
+        if pair is not None:
+            self._show(pair)
+
+    def current_pair(self, cid: Optional[str] = None) -> Optional[Pair]:
+        cid = cid or self.selected_id
+        return next((p for p in self.pairs if p.record.id == cid), None)
+
+    def _show(self, pair: Pair) -> None:
+        self.selected_id = pair.record.id
+        r, a, b = pair.record, pair.a, pair.b
+        now = self.app.clock()
+        head = Text()
+        head.append(str(r.description or "contradiction"), style="bold")
+        head.append("\nconfidence ")
+        head.append(f"{r.confidence:.2f} ", style="bold yellow")
+        head.append(bar(r.confidence, 10), style="yellow")
+        head.append(f"  · {getattr(r, 'kind', 'other')} · detected by {r.detector or '?'} · {age(r.created_at, now)} ago",
+                    style="dim")
+        self.query_one("#rv-head", Static).update(head)
+        text_a, text_b = word_diff(a.content, b.content)
+        for side, entry, text, label in (("a", a, text_a, "A"), ("b", b, text_b, "B")):
+            body = Table.grid(padding=(0, 1))
+            body.add_column(style="dim", justify="right")
+            body.add_column()
+            badge = Text()
+            badge.append_text(provenance_badge(entry.source))
+            badge.append(" ")
+            badge.append_text(tier_text(entry.tier))
+            if entry.pinned:
+                badge.append(" ● pinned", style="bold #f9a825")
+            body.add_row("key", Text(entry.key, style="bold"))
+            body.add_row("source", badge)
+            body.add_row("version", f"v{entry.version}  ({entry.id[:8]})")
+            body.add_row("created", f"{stamp(entry.created_at)} ({age(entry.created_at, now)})")
+            body.add_row("updated", f"{stamp(entry.updated_at)} ({age(entry.updated_at, now)})")
+            body.add_row("accesses", f"{entry.access_count}, last {age(entry.last_accessed, now)} ago")
+            body.add_row("", "")
+            body.add_row(label, text)
+            self.query_one(f"#rv-{side}-text", Static).update(body)
+            self.query_one(f"#rv-{side}").border_title = f"{label} · {entry.source.label}"
+        detail = getattr(r, "detail", {}) or {}
+        preview = detail.get("preview", {}) or {}
+        why = Table.grid(padding=(0, 1))
+        why.add_column(style="dim", justify="right")
+        why.add_column()
+        why.add_row("verifier", Text(str(detail.get("explanation") or r.description or "—")))
+        signals = detail.get("signals") or {}
+        if signals:
+            why.add_row("signals", "  ".join(f"{k.replace('_', ' ')} {v}" for k, v in signals.items() if v is not None))
+        if preview:
+            policy = Text()
+            if preview.get("winner"):
+                policy.append(f"keep {preview['winner'].upper()}", style="bold")
+                policy.append(f" by {preview.get('rule')}")
+                if preview.get("loser"):
+                    policy.append(f"; {preview['loser'].upper()} would be archived")
+                if preview.get("auto"):
+                    policy.append(f" ({preview.get('reason', '')})", style="dim")
+                else:
+                    policy.append("\nnot applied: ", style="yellow")
+                    policy.append(preview.get("reason", ""), style="yellow")
+            else:
+                policy.append(preview.get("reason", "no rule decides"), style="yellow")
+            why.add_row("policy", policy)
+        why.add_row("keys", Text("a keep A · b keep B · o keep both · m merge · s skip · u undo", style="dim"))
+        self.query_one("#rv-why", Static).update(why)
+
+    # ---- actions ---------------------------------------------------------------------------
+    def action_move(self, step: int) -> None:
+        queue = self.query_one(OptionList)
+        if queue.option_count:
+            queue.highlighted = ((queue.highlighted or 0) + step) % queue.option_count
+
+    def action_skip(self) -> None:
+        pair = self.current_pair()
+        if pair is None:
+            return
+        self.skipped = [c for c in self.skipped if c != pair.record.id] + [pair.record.id]
+        self.action_move(1)
+
+    def action_resolve(self, choice: str) -> None:
+        pair = self.current_pair()
+        if pair is None:
+            self.app.notify("No contradiction selected.", severity="warning")
+            return
+        keep = {"keep_a": "a", "keep_b": "b", "keep_both": "both"}[choice]
+        cid = pair.record.id
+        loser = pair.b if keep == "a" else pair.a
+        what = {"a": f"kept A; {loser.key} v{loser.version} archived",
+                "b": f"kept B; {loser.key} v{loser.version} archived",
+                "both": "kept both (dismissed)"}[keep]
+        self.app.write(what, lambda engine: self.app.consolidation().resolve(cid, keep, actor="user"))
+
+    def action_merge(self, text: Optional[str] = None, note: str = "") -> None:
+        pair = self.current_pair()
+        if pair is None:
+            self.app.notify("No contradiction selected.", severity="warning")
+            return
+        if not self.app.can_write("merge"):
+            return
+        from ..screens.dialogs import MergeScreen, RefusalScreen
+
+        cid = pair.record.id
+
+        def merged(new_text: Optional[str]) -> None:
+            if not new_text or not new_text.strip():
+                return
+
+            def refused(detail: dict[str, Any]) -> None:
+                def after(choice: Optional[str]) -> None:
+                    if choice == "edit":
+                        self.action_merge(new_text, note=f"Refused: {detail.get('message', '')}")
+                self.app.push_screen(RefusalScreen("merged text", detail, new_text), after)
+
+            self.app.write(f"merged into {pair.a.key}", lambda engine: self.app.consolidation().merge(cid, new_text),
+                           on_refused=refused)
+
+        self.app.push_screen(MergeScreen(pair.a, pair.b, text, note), merged)
+
+    def action_undo(self) -> None:
+        self.app.write("undid the last resolution", lambda engine: self.app.consolidation().undo(None, actor="user"))
+
+    # ---- consolidation (C) ----------------------------------------------------------------------
+    def run_consolidation(self) -> None:
+        self.app.notify("Consolidating every session with new messages…", title="Consolidation")
+        self._consolidate()
+
+    @work(exclusive=True, group="consolidate")
+    async def _consolidate(self) -> None:
+        try:
+            service = self.app.consolidation()
+            runs = await service.consolidate(None, trigger="manual")
+        except Exception as exc:
+            self.app.notify(f"{type(exc).__name__}: {exc}", title="Consolidation failed", severity="error")
+            return
+        self.post_message(self.Consolidated(runs))
+
+    class Consolidated(Message):
+        def __init__(self, runs: list[Any]) -> None:
+            super().__init__()
+            self.runs = runs
+
+    def on_review_view_consolidated(self, message: Consolidated) -> None:
+        message.stop()
+        from ..screens.dialogs import TextScreen
+
+        runs = message.runs
+        if not runs:
+            self.app.notify("Nothing to consolidate: no session has new messages.", title="Consolidation")
+        else:
+            table = Table(box=None, expand=True)
+            table.add_column("session")
+            table.add_column("status")
+            table.add_column("counts")
+            for run in runs:
+                counts = ", ".join(f"{k}={v}" for k, v in (run.counts or {}).items())
+                errors = "".join(f"\nerror: {e}" for e in run.errors or [])
+                table.add_row(Text(run.session_key), Text(run.status), Text(counts + errors))
+            self.app.push_screen(TextScreen(f"Consolidation: {len(runs)} run(s)", table))
+        self.app.refresh_all()

@@ -1,0 +1,372 @@
+"""Retrieval evaluation: BEIR-layout datasets and LongMemEval, four methods in one run.
+
+    await run_longmemeval(path, granularity="session", limit=None, overrides=None)
+    await run_beir(folder, split="test", limit=None, overrides=None)
+
+Both return {method: {"recall@1", "recall@5", "recall@10", "mrr", "ndcg@10", "queries"}}
+for method in bm25 | vector | hybrid | hybrid+rerank, plus "_meta" (dataset, timing,
+what was skipped, and what the reranker actually did). Methods:
+
+* bm25: the lexical candidate list alone; vector: the vector list alone;
+* hybrid: the full recall pipeline (RRF, token gate, forgetting curve) with
+  memory.rerankEnabled false;
+* hybrid+rerank: the same with memory.rerankEnabled true. With the configured hub
+  model and no network the reranker cannot load: the pipeline then keeps RRF order,
+  and `_meta.rerank` says so (statuses counted per query). Point
+  memory.rerankModel at a local cross-encoder folder through `overrides` to
+  measure a real one.
+
+LongMemEval: a fresh store per question holding its haystack, one memory per
+session (or per turn with granularity="turn"); gold = answer_session_ids; ranks
+are over sessions (turn hits are mapped to their session, first occurrence
+wins). Abstention questions (question_id ending in "_abs") have no gold
+session and are skipped (counted in `_meta`). Entry keys are neutral ("session
+12"), never the dataset's session ids, which would leak the answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import json
+import math
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+from ..models import MemoryEntry, utcnow
+from ..store import Store
+from .pipeline import prepare_query
+
+METHODS = ("bm25", "vector", "hybrid", "hybrid+rerank")
+KS = (1, 5, 10)
+
+
+# ---- metrics -----------------------------------------------------------------------
+def dedupe(units: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(units))
+
+
+def query_metrics(ranked: Sequence[str], gold: dict[str, float]) -> dict[str, float]:
+    """recall@k (share of relevant units in the top k), MRR, nDCG@10 (graded gains)."""
+    relevant = {u for u, g in gold.items() if g > 0}
+    out: dict[str, float] = {}
+    for k in KS:
+        out[f"recall@{k}"] = len(relevant & set(ranked[:k])) / len(relevant) if relevant else 0.0
+    rr = 0.0
+    for i, u in enumerate(ranked, start=1):
+        if u in relevant:
+            rr = 1.0 / i
+            break
+    out["mrr"] = rr
+    dcg = sum(gold.get(u, 0.0) / math.log2(i + 1) for i, u in enumerate(ranked[:10], start=1))
+    ideal = sorted((g for g in gold.values() if g > 0), reverse=True)[:10]
+    idcg = sum(g / math.log2(i + 1) for i, g in enumerate(ideal, start=1))
+    out["ndcg@10"] = dcg / idcg if idcg else 0.0
+    return out
+
+
+def average(rows: list[dict[str, float]]) -> dict[str, Any]:
+    keys = [f"recall@{k}" for k in KS] + ["mrr", "ndcg@10"]
+    out: dict[str, Any] = {k: (round(sum(r[k] for r in rows) / len(rows), 4) if rows else 0.0) for k in keys}
+    out["queries"] = len(rows)
+    return out
+
+
+# ---- running the four methods over one store ----------------------------------------
+class _Accumulator:
+    def __init__(self):
+        self.rows: dict[str, list[dict[str, float]]] = {m: [] for m in METHODS}
+        self.rerank_status: Counter = Counter()
+        self.rerank_reasons: Counter = Counter()
+        self.modes: Counter = Counter()
+        self.by_type: dict[str, list[dict[str, float]]] = {}
+
+    def result(self) -> dict[str, Any]:
+        return {m: average(rows) for m, rows in self.rows.items()}
+
+
+async def _evaluate_queries(svc, queries, unit_of: dict[str, str], depth: int, overrides: dict,
+                            acc: _Accumulator, qtype_of: Optional[dict[str, str]] = None) -> None:
+    """queries: (qid, text, gold {unit: gain}); unit_of maps entry id -> evaluated unit."""
+    # each path must offer at least `depth` candidates (the service's settings already hold `overrides`)
+    pool = max(int(svc.settings.get("memory.poolSize")), depth)
+    hybrid_over = {**overrides, "memory.poolSize": pool, "memory.rerankEnabled": False}
+    rerank_over = {**overrides, "memory.poolSize": pool, "memory.rerankEnabled": True}
+    now = utcnow()
+    for qid, text, gold in queries:
+        try:
+            prepared = prepare_query(text)
+        except ValueError:
+            continue
+        bm25, vec = await svc.candidates(prepared.text, depth)
+        ranked = {
+            "bm25": dedupe(unit_of[i] for i in bm25.ids),
+            "vector": dedupe(unit_of[i] for i in vec.ids) if vec is not None else [],
+        }
+        res = await svc.recall(text, limit=depth, overrides=hybrid_over, now=now)
+        acc.modes[res.mode] += 1
+        ranked["hybrid"] = dedupe(unit_of[h.id] for h in res.results)
+        res = await svc.recall(text, limit=depth, overrides=rerank_over, now=now)
+        ranked["hybrid+rerank"] = dedupe(unit_of[h.id] for h in res.results)
+        statuses = Counter(h.rerank.status for h in res.results)
+        top = statuses.most_common(1)[0][0] if statuses else "empty"
+        acc.rerank_status[top] += 1
+        for n in res.notices:
+            if n.code == "rerank_unavailable":
+                acc.rerank_reasons[n.message[:200]] += 1
+        for m in METHODS:
+            metrics = query_metrics(ranked[m], gold)
+            acc.rows[m].append(metrics)
+            if qtype_of is not None and m == "hybrid":
+                acc.by_type.setdefault(qtype_of[qid], []).append(metrics)
+
+
+def _rerank_meta(acc: _Accumulator, settings) -> dict[str, Any]:
+    meta: dict[str, Any] = {"model": settings.get("memory.rerankModel"), "status_per_query": dict(acc.rerank_status)}
+    if acc.rerank_status and set(acc.rerank_status) <= {"failed", "timeout", "not_loaded", "empty"}:
+        meta["note"] = "the reranker never ran: hybrid+rerank reports RRF order (identical to hybrid)"
+    if acc.rerank_reasons:
+        meta["reasons"] = [r for r, _ in acc.rerank_reasons.most_common(3)]
+    return meta
+
+
+def _make_service(store, settings, embedder_factory, reranker_factory):
+    from .service import RecallService
+
+    return RecallService(store, settings, embedder_factory, reranker_factory, snapshot=False)
+
+
+def _shared_factories(embedder_factory, reranker_factory):
+    """One embedder and one reranker per model for the whole run (fresh stores per
+    question must not mean fresh worker threads per question)."""
+    from .embedder import default_embedder_factory
+    from .rerank import Reranker
+
+    embedders: dict = {}
+    rerankers: dict = {}
+    make_e = embedder_factory or default_embedder_factory
+    make_r = reranker_factory or Reranker
+
+    def embedder(name):
+        if name not in embedders:
+            embedders[name] = make_e(name)
+        return embedders[name]
+
+    def reranker(name):
+        if name not in rerankers:
+            rerankers[name] = make_r(name)
+        return rerankers[name]
+
+    def close():
+        for e in embedders.values():
+            e.close()
+        for r in rerankers.values():
+            r.close()
+
+    return embedder, reranker, close
+
+
+def _settings(overrides: Optional[dict]):
+    from ..config import Settings
+
+    return Settings.defaults().override(overrides or {})
+
+
+# ---- LongMemEval -------------------------------------------------------------------
+def _session_text(turns: list[dict]) -> str:
+    return "\n".join(f"{t.get('role', '')}: {t.get('content', '')}" for t in turns)
+
+
+async def run_longmemeval(
+    path: str | Path,
+    granularity: str = "session",
+    limit: Optional[int] = None,
+    overrides: Optional[dict] = None,
+    *,
+    embedder_factory: Optional[Callable] = None,
+    reranker_factory: Optional[Callable] = None,
+    depth: int = 10,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> dict[str, Any]:
+    if granularity not in ("session", "turn"):
+        raise ValueError(f"granularity must be 'session' or 'turn', got {granularity!r}")
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"LongMemEval file not found: {path}") from None
+    if not isinstance(data, list) or (data and "haystack_sessions" not in data[0]):
+        raise ValueError(f"{path} is not a LongMemEval file (expected a list of questions with haystack_sessions)")
+    settings = _settings(overrides)
+    questions = [q for q in data if not str(q["question_id"]).endswith("_abs")]
+    skipped = len(data) - len(questions)
+    if limit is not None:
+        questions = questions[:limit]
+    acc = _Accumulator()
+    started = time.perf_counter()
+    embed_s = 0.0
+    docs = 0
+    # a turn-level run retrieves more units so that ten distinct sessions remain after mapping
+    doc_depth = depth if granularity == "session" else depth * 5
+    embedder_factory, reranker_factory, release = _shared_factories(embedder_factory, reranker_factory)
+    with tempfile.TemporaryDirectory(prefix="echo-lme-") as tmp:
+        for n, q in enumerate(questions, start=1):
+            store = await Store.open(Path(tmp) / f"q{n}.db")
+            unit_of: dict[str, str] = {}
+            entries = []
+            for si, (sid, turns) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"])):
+                if granularity == "session":
+                    e = MemoryEntry(key=f"session {si}", content=_session_text(turns))
+                    entries.append(e)
+                    unit_of[e.id] = sid
+                else:
+                    for ti, turn in enumerate(turns):
+                        e = MemoryEntry(key=f"session {si} turn {ti}", content=_session_text([turn]))
+                        entries.append(e)
+                        unit_of[e.id] = sid
+            async with store.transaction() as conn:
+                for e in entries:
+                    await Store.insert_entry(conn, e)
+            svc = _make_service(store, settings, embedder_factory, reranker_factory)
+            await svc.open()
+            t = time.perf_counter()
+            try:
+                await svc.embed_pending(batch=64)
+            except Exception as exc:  # evaluate what still works, and say why vectors are missing
+                acc.modes[f"embedding failed: {exc}"[:120]] += 1
+            embed_s += time.perf_counter() - t
+            docs += len(entries)
+            gold = {sid: 1.0 for sid in q["answer_session_ids"]}
+            await _evaluate_queries(svc, [(q["question_id"], q["question"], gold)], unit_of, doc_depth,
+                                    dict(overrides or {}), acc, {q["question_id"]: q["question_type"]})
+            await svc.close(release_models=False)
+            await store.close()
+            if progress:
+                progress(n, len(questions))
+    release()
+    out = acc.result()
+    out["_meta"] = {
+        "dataset": str(path),
+        "granularity": granularity,
+        "questions": len(questions),
+        "skipped_abstention": skipped,
+        "documents": docs,
+        "embedding_model": settings.get("memory.embeddingModel"),
+        "embed_seconds": round(embed_s, 1),
+        "seconds": round(time.perf_counter() - started, 1),
+        "recall_modes": dict(acc.modes),
+        "rerank": _rerank_meta(acc, settings),
+        "hybrid_by_question_type": {t: average(r) for t, r in sorted(acc.by_type.items())},
+    }
+    return out
+
+
+# ---- BEIR --------------------------------------------------------------------------
+def _read_jsonl(path: Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+async def run_beir(
+    folder: str | Path,
+    split: str = "test",
+    limit: Optional[int] = None,
+    overrides: Optional[dict] = None,
+    *,
+    embedder_factory: Optional[Callable] = None,
+    reranker_factory: Optional[Callable] = None,
+    depth: int = 10,
+    db_dir: Optional[str] = None,
+) -> dict[str, Any]:
+    """BEIR layout: corpus.jsonl {_id, title, text}, queries.jsonl {_id, text},
+    qrels/<split>.tsv (query-id, corpus-id, score; header line)."""
+    folder = Path(folder)
+    for need in ("corpus.jsonl", "queries.jsonl", f"qrels/{split}.tsv"):
+        if not (folder / need).exists():
+            raise FileNotFoundError(f"{folder} is not a BEIR dataset: {need} is missing")
+    settings = _settings(overrides)
+    corpus = _read_jsonl(folder / "corpus.jsonl")
+    queries = {str(q["_id"]): q["text"] for q in _read_jsonl(folder / "queries.jsonl")}
+    qrels: dict[str, dict[str, float]] = {}
+    with open(folder / "qrels" / f"{split}.tsv", encoding="utf-8") as fh:
+        reader = csv.reader(fh, delimiter="\t")
+        for row in reader:
+            if len(row) < 3 or row[0] in ("query-id", "query_id"):
+                continue
+            qrels.setdefault(str(row[0]), {})[str(row[1])] = float(row[2])
+    qids = [q for q in qrels if q in queries and any(g > 0 for g in qrels[q].values())]
+    if limit is not None:
+        qids = qids[:limit]
+    started = time.perf_counter()
+    acc = _Accumulator()
+    with tempfile.TemporaryDirectory(prefix="echo-beir-", dir=db_dir) as tmp:
+        store = await Store.open(Path(tmp) / "beir.db")
+        unit_of: dict[str, str] = {}
+        entries = []
+        for doc in corpus:
+            e = MemoryEntry(key=str(doc.get("title") or ""), content=str(doc.get("text") or ""))
+            entries.append(e)
+            unit_of[e.id] = str(doc["_id"])
+        async with store.transaction() as conn:
+            for e in entries:
+                await Store.insert_entry(conn, e)
+        svc = _make_service(store, settings, embedder_factory, reranker_factory)
+        await svc.open()
+        t = time.perf_counter()
+        try:
+            await svc.embed_pending(batch=64)
+        except Exception as exc:
+            acc.modes[f"embedding failed: {exc}"[:120]] += 1
+        embed_s = time.perf_counter() - t
+        await _evaluate_queries(svc, [(q, queries[q], qrels[q]) for q in qids], unit_of, depth,
+                                dict(overrides or {}), acc)
+        await svc.close()
+        await store.close()
+    out = acc.result()
+    out["_meta"] = {
+        "dataset": str(folder),
+        "split": split,
+        "documents": len(corpus),
+        "queries": len(qids),
+        "embedding_model": settings.get("memory.embeddingModel"),
+        "embed_seconds": round(embed_s, 1),
+        "seconds": round(time.perf_counter() - started, 1),
+        "recall_modes": dict(acc.modes),
+        "rerank": _rerank_meta(acc, settings),
+    }
+    return out
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="echo-memory recall evaluation")
+    ap.add_argument("--longmemeval")
+    ap.add_argument("--beir")
+    ap.add_argument("--granularity", default="session", choices=["session", "turn"])
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    args = ap.parse_args(argv)
+    from ..config import parse_assignments
+
+    overrides = parse_assignments(args.set)
+    if args.longmemeval:
+        import sys
+
+        def progress(n: int, total: int) -> None:
+            print(f"\rquestion {n}/{total}", end="" if n < total else "\n", file=sys.stderr, flush=True)
+
+        res = asyncio.run(run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides,
+                                          progress=progress))
+    elif args.beir:
+        res = asyncio.run(run_beir(args.beir, limit=args.limit, overrides=overrides))
+    else:
+        ap.error("give --longmemeval FILE or --beir FOLDER")
+    print(json.dumps(res, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""Pilot tests of the recall playground: search as you type (debounced, stale
+results dropped), knobs that recompute at once (invalid ones shown and never
+used), the baseline's rank changes, saving knobs to the config file."""
+
+from __future__ import annotations
+
+import tomllib
+
+from textual.widgets import Input
+
+from engine import Settings
+from echo_memory_tui.widgets.knobs import KnobPanel, knob_id
+
+from .conftest import SIZE, open_with_fake_embedder, ready, recall_settings, wait_until
+
+
+def make_recall_app(make_app, db, settings=None, **kw):
+    return make_app(db, settings or recall_settings(), engine_factory=open_with_fake_embedder, **kw)
+
+
+async def open_playground(pilot):
+    app = pilot.app
+    await ready(pilot)
+    await pilot.press("2")
+    await wait_until(pilot, lambda: app._view_widget("recall") is not None, what="playground mounted")
+    view = app._view_widget("recall")
+    await wait_until(pilot, lambda: app.focused is view.query_one("#query"), what="query focused")
+    return view
+
+
+async def test_type_a_query_and_see_every_score(demo_db, make_app):
+    app = make_recall_app(make_app, demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        await pilot.press(*"atlas python")
+        await wait_until(pilot, lambda: view.result is not None and view.query_text == "atlas python"
+                         and view.result.get("results"), timeout=20, what="results")
+        first = view.result["results"][0]
+        for field in ("bm25", "vector", "rrf", "gate", "rerank", "decay", "final", "rank"):
+            assert field in first
+        # typing fast: one search (or two) ran, not one per key; stale ones were dropped
+        assert view.searches <= 3
+        table = view.query_one("#pg-results")
+        assert table.row_count == len(view.result["results"])
+        assert "timings" in str(view.query_one("#pg-timings").border_title).lower()
+
+
+async def test_knob_change_recomputes_and_moves_ranks(demo_db, make_app):
+    app = make_recall_app(make_app, demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        view.query_one("#query", Input).value = "atlas-api python version"
+        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
+                         what="results")
+        before = view.ranks()
+        view.action_pin_baseline()
+        assert view.baseline == before
+        seen = view.searches
+        view.set_knob("memory.importanceDecayDays", 1)  # a one-day half-life: stale facts sink
+        await wait_until(pilot, lambda: view.searches > seen, what="recomputed")
+        after = view.ranks()
+        assert after != before
+        assert view.result["settings"].get("memory.importanceDecayDays") == 1
+        # the Δ column shows the moves against the baseline
+        table = view.query_one("#pg-results")
+        deltas = {str(table.get_cell_at((row, 1))) for row in range(table.row_count)}
+        assert deltas & {"▲1", "▲2", "▲3", "▼1", "▼2", "▼3", "new"} or any(d.startswith(("▲", "▼")) for d in deltas)
+
+
+async def test_invalid_knob_is_shown_and_never_used(demo_db, make_app):
+    app = make_recall_app(make_app, demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        view.query_one("#query", Input).value = "ledger rust"
+        await wait_until(pilot, lambda: view.result is not None, timeout=20, what="results")
+        seen = view.searches
+        panel = view.query_one(KnobPanel)
+        field = panel.query_one(f"#{knob_id('memory.rrfK')}", Input)
+        field.value = "-3"
+        await pilot.pause(0.3)
+        assert "memory.rrfK" in panel.invalid and field.has_class("-invalid")
+        assert panel.values["memory.rrfK"] == 60  # the last valid value stays in force
+        assert view.searches == seen  # nothing recomputed with the bad value
+        error = panel.query_one(f"#{knob_id('memory.rrfK')}-row .knob-error")
+        assert "-3" in str(error.render())
+        field.value = "15"
+        await wait_until(pilot, lambda: view.searches > seen, what="valid value used")
+        assert view.result["settings"]["memory.rrfK"] == 15
+
+
+async def test_save_knobs_to_config(demo_db, make_app, tmp_path):
+    config = tmp_path / "config.toml"
+    settings = recall_settings()
+    settings = Settings(settings.as_dict(), {}, config)
+    app = make_recall_app(make_app, demo_db, settings)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        view.set_knob("memory.poolSize", 25)
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: config.exists(), what="config written")
+        saved = tomllib.loads(config.read_text())
+        assert saved["memory"]["poolSize"] == 25
+        assert app.settings.get("memory.poolSize") == 25
+
+
+async def test_failing_recall_is_shown_in_place(demo_db, make_app):
+    async def broken(path, settings, read_only, clock):
+        engine = await open_with_fake_embedder(path, settings, read_only, clock)
+
+        async def recall(*args, **kwargs):
+            raise RuntimeError("index exploded")
+
+        engine.recall = recall
+        return engine
+
+    app = make_app(demo_db, recall_settings(), engine_factory=broken)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        await pilot.press(*"deploy")
+        await wait_until(pilot, lambda: "index exploded" in str(view.query_one("#pg-summary").render()),
+                         what="error shown")
+        assert view.query_one("#query", Input).value == "deploy"  # nothing typed is lost
+        assert app.is_running
