@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml constraints.txt
 
 run: install
 	test -f $(DEMO) || $(VENV)/bin/echo-memory --db $(DEMO) demo
-	$(VENV)/bin/echo-memory --db $(DEMO) stats
+	$(VENV)/bin/echo-memory --db $(DEMO)
 
 test: install
 	$(PY) -m pytest -q -p no:cacheprovider

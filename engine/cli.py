@@ -21,6 +21,7 @@ from .config import ConfigError, Settings, parse_assignments
 from .gate import EntryNotFound, WriteRejected
 from .memory import EntryFilter, MemoryEngine
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from .recall.results import RecallInputError
 from .scanner import scan_memory_content
 from .store import StoreError
 
@@ -28,7 +29,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
 # Modules whose register(add) adds their subcommands: add(name, handler, help) returns
 # the subparser (with --json already) and handler(engine, args) returns an exit code.
-EXTENSIONS: tuple[str, ...] = ("engine.consolidation.cli",)
+EXTENSIONS: tuple[str, ...] = ("engine.consolidation.cli", "engine.recall.cli")
 
 
 class CliError(Exception):
@@ -285,6 +286,12 @@ async def run_with_engine(args, settings: Settings) -> int:
         await engine.close()
 
 
+def open_app(args, settings: Settings, config_error: Optional[str]) -> int:
+    from echo_memory_tui.app import run_app  # the app, only when asked for
+
+    return run_app(args.db or default_db_path(), settings, read_only=args.read_only, config_error=config_error)
+
+
 # Commands whose ID may be given as a unique prefix (as `list` prints them).
 ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history")
 
@@ -293,13 +300,19 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        settings = Settings.load(args.config)
+        try:
+            settings = Settings.load(args.config)
+        except ConfigError as exc:
+            if args.command is not None:
+                raise
+            # The app opens anyway, on defaults, and says why in place.
+            return open_app(args, Settings.defaults(), str(exc))
         if args.command is None:
-            from echo_memory_tui.app import run_app  # the app, only when asked for
-
-            return run_app(args.db or default_db_path(), settings, read_only=args.read_only)
+            return open_app(args, settings, None)
         if args.command == "scan":
             return cmd_scan(args)
+        if not getattr(args, "needs_store", True):
+            return asyncio.run(args.handler(None, args))
         if args.db is None:
             (default_db_path()).parent.mkdir(parents=True, exist_ok=True)
         return asyncio.run(run_with_engine(args, settings))
@@ -308,7 +321,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(json.dumps(exc.to_dict(), ensure_ascii=False, default=str))
         print(f"refused: {exc.message}", file=sys.stderr)
         return EXIT_REFUSED
-    except (InvalidValue, ConfigError) as exc:
+    except (InvalidValue, ConfigError, RecallInputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except CliError as exc:

@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Optional
 
 from .config import Settings
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
@@ -27,6 +27,10 @@ from .models import (
 )
 from .store import ENTRY_COLUMNS, Store, row_to_entry
 from .working import Rendered, WorkingMemory, render_markdown
+
+if TYPE_CHECKING:
+    from .recall.results import RecallResult
+    from .recall.service import ModelStatus, RecallService
 
 SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
             "type", "source", "version")
@@ -91,24 +95,31 @@ class ImportReport:
 class MemoryEngine:
     """One open store with its settings, gate and (lazily) recall."""
 
-    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow):
+    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow,
+                 embedder_factory: Optional[Callable] = None, reranker_factory: Optional[Callable] = None):
         self.store = store
         self.settings = settings
         self.clock = clock
         self.gate = WriteGate(store, settings, clock)
         self._working: dict[str, WorkingMemory] = {}
+        self._model_factories = {"embedder_factory": embedder_factory, "reranker_factory": reranker_factory}
 
     @classmethod
     async def open(cls, path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,
-                   clock: Callable[[], datetime] = utcnow) -> "MemoryEngine":
+                   clock: Callable[[], datetime] = utcnow, embedder_factory: Optional[Callable] = None,
+                   reranker_factory: Optional[Callable] = None) -> "MemoryEngine":
+        """Open a store. The factories replace how models load (tests use small local ones)."""
         store = await Store.open(path, read_only=read_only)
-        return cls(store, settings or Settings.defaults(), clock)
+        return cls(store, settings or Settings.defaults(), clock, embedder_factory, reranker_factory)
 
     async def close(self) -> None:
-        """Stop background consolidation (if it was started), then close the store."""
+        """Stop background consolidation and recall (if they were started), then close the store."""
         service = self.__dict__.get("_consolidation")
         if service is not None:
             await service.stop()
+        recall = self.__dict__.get("_recall")
+        if recall is not None:
+            await recall.close()
         await self.store.close()
 
     async def __aenter__(self) -> "MemoryEngine":
@@ -314,6 +325,46 @@ class MemoryEngine:
             "AND (pinned=1 OR type='user') ORDER BY pinned DESC, importance DESC, key"
         )
         return render_markdown([row_to_entry(r) for r in rows], budget, "Core memory")
+
+    # ---- recall --------------------------------------------------------------------
+    @property
+    def recall_service(self) -> "RecallService":
+        """The hybrid recall pipeline over this store; created on first use (no model loads yet)."""
+        service = self.__dict__.get("_recall")
+        if service is None:
+            from .recall.service import RecallService
+
+            factories = {k: v for k, v in self._model_factories.items() if v is not None}
+            service = self._recall = RecallService(self.store, self.settings, **factories)
+        return service
+
+    async def recall(self, query: str, limit: int = 10, dry: bool = False, overrides: Optional[dict] = None,
+                     include_superseded: bool = False) -> "RecallResult":
+        """Hybrid recall with every stage's score. Unless dry, each hit is a rehearsal:
+        access_count and last_accessed move (the app's playground recalls dry)."""
+        result = await self.recall_service.recall(query, limit=limit, dry=dry, overrides=overrides,
+                                      include_superseded=include_superseded, now=self.clock())
+        if not dry and not self.read_only:
+            await self.record_access(result.hit_ids)
+        return result
+
+    async def warm_recall(self) -> "ModelStatus":
+        """Open the recall indexes and start loading the embedding model in the background."""
+        service = self.recall_service
+        if not service.open_report:
+            await service.open()
+        return await service.warm()
+
+    def recall_status(self) -> "ModelStatus":
+        return self.recall_service.model_status()
+
+    async def apply_settings(self, settings: Settings) -> None:
+        """Adopt new knobs (the app's saved playground settings) in the running engine."""
+        self.settings = settings
+        self.gate.settings = settings
+        recall = self.__dict__.get("_recall")
+        if recall is not None:
+            await recall.reconfigure(settings)
 
     # ---- live changes from other processes -----------------------------------------
     async def watch_changes(self, stop_event: Optional[asyncio.Event] = None) -> AsyncIterator[StoreChange]:

@@ -1,0 +1,81 @@
+"""CLI commands for recall, evaluation and the recall benchmark."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..cli import EXIT_OK, emit
+from ..config import Settings, parse_assignments
+
+
+def register(add) -> None:
+    p = add("recall", cmd_recall, "hybrid recall with every stage's score")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--dry", action="store_true", help="do not count the hits as accesses")
+    p.add_argument("--include-superseded", action="store_true")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="try a knob for this query")
+    p = add("eval", cmd_eval, "recall quality: bm25, vector, hybrid, hybrid+rerank side by side")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--longmemeval", metavar="FILE")
+    source.add_argument("--beir", metavar="DIR")
+    p.add_argument("--granularity", choices=["session", "turn"], default="session")
+    p.add_argument("--limit", type=int, default=None, help="evaluate the first N questions only")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.set_defaults(needs_store=False)
+    p = add("bench", cmd_bench, "recall benchmark on a synthetic store (fixed seed)")
+    p.add_argument("--entries", type=int, default=10_000)
+    p.add_argument("--queries", type=int, default=50)
+    p.set_defaults(needs_store=False)
+
+
+async def cmd_recall(engine, args) -> int:
+    overrides = parse_assignments(args.set)
+    result = await engine.recall(args.query, limit=args.limit, dry=args.dry, overrides=overrides or None,
+                                 include_superseded=args.include_superseded)
+    data = result.to_dict()
+    emit(args, data, lambda: _human(data))
+    return EXIT_OK
+
+
+def _human(data: dict) -> str:
+    lines = [f"{'#':>2} {'final':>7} {'bm25':>7} {'vec':>6} {'rrf':>7} {'rerank':>7} {'decay':>5}  key / content"]
+    for r in data["results"]:
+        def score(part):
+            return "-" if not r.get(part) or r[part].get("score") is None else f"{r[part]['score']:.3f}"
+        lines.append(f"{r['rank']:>2} {r['final']:>7.4f} {score('bm25'):>7} {score('vector'):>6} {r['rrf']:>7.4f} "
+                     f"{score('rerank'):>7} {r['decay']['factor']:>5.2f}  {r.get('key', '')}: {r.get('content', '')[:60]}")
+    for d in data.get("dropped", []):
+        lines.append(f"   dropped {d['id'][:8]} at {d['stage']}: {d['reason']}")
+    for n in data.get("notices", []):
+        lines.append(f"   notice: {n.get('message', n) if isinstance(n, dict) else n}")
+    lines.append("   timings ms: " + ", ".join(f"{k}={v}" for k, v in data.get("timings_ms", {}).items()))
+    return "\n".join(lines)
+
+
+async def cmd_eval(_engine, args) -> int:
+    from .evaluation import run_beir, run_longmemeval
+
+    overrides = parse_assignments(args.set)
+    Settings.defaults().override(overrides)  # refuse a bad --set before any work
+
+    def progress(done: int, total: int) -> None:
+        print(f"\r{done}/{total} questions", end="", file=sys.stderr, flush=True)
+
+    if args.longmemeval:
+        report = await run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides or None,
+                                       progress=progress)
+        print(file=sys.stderr)
+    else:
+        report = await run_beir(args.beir, limit=args.limit, overrides=overrides or None)
+    emit(args, report, lambda: json.dumps(report, indent=2))
+    return EXIT_OK
+
+
+async def cmd_bench(_engine, args) -> int:
+    from .bench import run_bench
+
+    report = await run_bench(args.entries, queries=args.queries)
+    emit(args, report, lambda: json.dumps(report, indent=2))
+    return EXIT_OK
