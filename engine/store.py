@@ -195,6 +195,14 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX resolutions_contradiction ON resolutions(contradiction_id);
     """,
+    # 2 -> 3: the app's browser sorts by these columns; page without a full sort
+    """
+    CREATE INDEX entries_created ON entries(created_at);
+    CREATE INDEX entries_importance ON entries(importance);
+    CREATE INDEX entries_access ON entries(access_count);
+    CREATE INDEX entries_last_accessed ON entries(last_accessed);
+    CREATE INDEX entries_key_only ON entries(key);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
