@@ -2,6 +2,13 @@
 forgetting curve) and episode search. Importing this package never imports
 torch or sentence-transformers: models load lazily, in threads."""
 
+import os
+
+# Models load only from installed packages or local paths: a hub name must fail at
+# once, not retry the network for a minute; and no download bar may draw over the app.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
 from .embedder import Embedder, EmbeddingModelError
 from .episodes import EpisodeHit, EpisodeSearchResult
 from .knowledge import KnowledgeBase, KnowledgeBaseError, KnowledgeHit

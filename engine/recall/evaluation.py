@@ -111,9 +111,8 @@ async def _evaluate_queries(svc, queries, unit_of: dict[str, str], depth: int, o
         ranked["hybrid"] = dedupe(unit_of[h.id] for h in res.results)
         res = await svc.recall(text, limit=depth, overrides=rerank_over, now=now)
         ranked["hybrid+rerank"] = dedupe(unit_of[h.id] for h in res.results)
-        statuses = Counter(h.rerank.status for h in res.results)
-        top = statuses.most_common(1)[0][0] if statuses else "empty"
-        acc.rerank_status[top] += 1
+        # what the reranker did for this query: the status of the best result (the head)
+        acc.rerank_status[res.results[0].rerank.status if res.results else "empty"] += 1
         for n in res.notices:
             if n.code == "rerank_unavailable":
                 acc.rerank_reasons[n.message[:200]] += 1
