@@ -79,7 +79,10 @@ def synthetic_corpus(n: int, seed: int = 0, vocab: int = 20_000):
 
 
 async def build_store(path: Path, n: int, seed: int = 0, model_id: str = f"{MODEL_NAME}:{DIM}"):
-    """A store with n semantic entries (change_log rows included) and stamped random unit vectors."""
+    """A throwaway store with n semantic entries (change_log rows included) and stamped
+    random unit vectors. Rows go in directly, not through the write gate: this store
+    holds synthetic measurement data only, and building 100k entries through the
+    gate would measure the gate, not recall (make bench measures the gate apart)."""
     corpus = synthetic_corpus(n, seed)
     rng = np.random.default_rng(seed + 1)
     store = await Store.open(path)
@@ -236,18 +239,3 @@ async def run_bench(entries: int, queries: int = 50, seed: int = 0, workdir: Opt
     finally:
         tmp.cleanup()
     return out
-
-
-def main(argv: Optional[list[str]] = None) -> None:
-    import argparse
-
-    ap = argparse.ArgumentParser(description="echo-memory recall benchmark")
-    ap.add_argument("--entries", type=int, default=10_000)
-    ap.add_argument("--queries", type=int, default=50)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
-    print(json.dumps(asyncio.run(run_bench(args.entries, args.queries, args.seed)), indent=2))
-
-
-if __name__ == "__main__":
-    main()

@@ -337,35 +337,3 @@ async def run_beir(
         "rerank": _rerank_meta(acc, settings),
     }
     return out
-
-
-def main(argv: Optional[list[str]] = None) -> None:
-    import argparse
-
-    ap = argparse.ArgumentParser(description="echo-memory recall evaluation")
-    ap.add_argument("--longmemeval")
-    ap.add_argument("--beir")
-    ap.add_argument("--granularity", default="session", choices=["session", "turn"])
-    ap.add_argument("--limit", type=int)
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    args = ap.parse_args(argv)
-    from ..config import parse_assignments
-
-    overrides = parse_assignments(args.set)
-    if args.longmemeval:
-        import sys
-
-        def progress(n: int, total: int) -> None:
-            print(f"\rquestion {n}/{total}", end="" if n < total else "\n", file=sys.stderr, flush=True)
-
-        res = asyncio.run(run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides,
-                                          progress=progress))
-    elif args.beir:
-        res = asyncio.run(run_beir(args.beir, limit=args.limit, overrides=overrides))
-    else:
-        ap.error("give --longmemeval FILE or --beir FOLDER")
-    print(json.dumps(res, indent=2))
-
-
-if __name__ == "__main__":
-    main()
