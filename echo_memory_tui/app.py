@@ -115,6 +115,9 @@ class EchoMemoryApp(App[int]):
         ui = self.settings.extra.get("ui") if isinstance(self.settings.extra.get("ui"), dict) else {}
         self._initial_theme = ui.get("theme") if isinstance(ui.get("theme"), str) else None
         self.first_frame_at: Optional[float] = None
+        self._warm_pending = False
+        self.recall_state = "not_loaded"
+        self.stats: Optional[dict[str, Any]] = None
         self.milestones: dict[str, float] = {}
 
     # ---- layout --------------------------------------------------------------------
@@ -234,24 +237,17 @@ class EchoMemoryApp(App[int]):
         self.notify(message.error, title="Cannot open the store", severity="error", timeout=20)
 
     def consolidation(self) -> Any:
-        """engine.consolidation (sessions, contradictions, lattice), remembered so
-        its scheduler is stopped when the app exits."""
-        self._consolidation_used = True
+        """engine.consolidation: sessions, contradictions, the version lattice
+        (engine.close() stops its scheduler when the app exits)."""
         return self.engine.consolidation
 
     async def on_unmount(self) -> None:
         if self._watch_stop is not None:
             self._watch_stop.set()
         engine, self.engine = self.engine, None
-        if engine is not None and getattr(self, "_consolidation_used", False):
-            try:
-                await asyncio.wait_for(engine.consolidation.stop(), 5)
-            except Exception:
-                pass
         if engine is not None:
             try:
-                closer = getattr(engine, "aclose", None) or engine.close
-                await closer()
+                await engine.close()  # stops consolidation and recall if they were started
             except Exception:
                 pass
 
@@ -284,59 +280,45 @@ class EchoMemoryApp(App[int]):
 
     # ---- embedding model in the background ------------------------------------------------
     def _start_warm(self) -> None:
-        if getattr(self, "_warm_pending", False) and self.engine is not None:
+        if self._warm_pending and self.engine is not None:
             self._warm_pending = False
             self._warm_recall()
 
     @work(exclusive=True, group="recall-warm")
     async def _warm_recall(self) -> None:
+        """engine.warm_recall() opens the recall indexes and starts the model load
+        (off the loop); the status line follows engine.recall_status() until it settles."""
         engine = self.engine
-        warm = getattr(engine, "warm_recall", None) or getattr(engine, "start_recall", None)
-        if warm is None:
-            self._report_recall_state()
-            return
-        self.post_message(RecallState("loading", "embedding model loading…"))
+        self.post_message(RecallState("loading", "embeddings loading…"))
         try:
-            result = warm()
-            if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
-                await result
+            await engine.warm_recall()
         except Exception as exc:
-            self.post_message(RecallState("failed", f"embeddings failed: {exc}"))
+            self.post_message(RecallState("failed", f"embeddings failed: {type(exc).__name__}: {exc}"))
             return
-        # Poll the state until it settles (the load itself runs off the loop).
-        for _ in range(600):
+        for _ in range(1200):
             state = self._recall_state()
-            if state[0] != "loading":
-                self.post_message(RecallState(*state))
-                return
             self.post_message(RecallState(*state))
+            if state[0] != "loading":
+                return
             await asyncio.sleep(0.5)
 
     def _recall_state(self) -> tuple[str, str]:
         engine = self.engine
-        status_fn = getattr(engine, "recall_status", None)
-        if status_fn is None:
-            return ("unavailable", "recall: not available")
+        if engine is None:
+            return ("not_loaded", "embeddings not loaded")
         try:
-            raw = status_fn()
+            status = engine.recall_status()
         except Exception as exc:
-            return ("failed", f"embeddings: {exc}")
-        if isinstance(raw, dict):
-            state = str(raw.get("state") or raw.get("embedder") or raw.get("status") or "unknown")
-            detail = raw.get("detail") or raw.get("message") or raw.get("error") or ""
-        else:
-            state = str(getattr(raw, "state", raw))
-            detail = str(getattr(raw, "detail", "") or getattr(raw, "message", "") or "")
+            return ("failed", f"embeddings failed: {type(exc).__name__}: {exc}")
         label = {
-            "ready": "embeddings ready", "loaded": "embeddings ready", "loading": "embeddings loading…",
-            "failed": "embeddings failed", "error": "embeddings failed", "unloaded": "embeddings not loaded",
-            "not_loaded": "embeddings not loaded", "disabled": "embeddings off (lexical only)",
-        }.get(state, f"embeddings {state}")
-        if state in ("loaded",):
-            state = "ready"
-        if state == "error":
-            state = "failed"
-        return state, label + (f": {detail}" if detail and state == "failed" else "")
+            "ready": "embeddings ready", "loading": "embeddings loading…",
+            "failed": "embeddings failed", "not_loaded": "embeddings not loaded",
+        }.get(status.state, f"embeddings {status.state}")
+        if status.state == "failed" and status.message:
+            label += f": {status.message}"
+        if status.reranker_state == "failed":
+            label += " · reranker failed (recall keeps the RRF order)"
+        return status.state, label
 
     def _report_recall_state(self) -> None:
         self.post_message(RecallState(*self._recall_state()))
@@ -503,7 +485,7 @@ class EchoMemoryApp(App[int]):
     def show_store_info(self) -> None:
         from .screens.dialogs import TextScreen
 
-        stats = getattr(self, "stats", None) or {}
+        stats = self.stats or {}
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", justify="right")
         table.add_column()
@@ -520,16 +502,18 @@ class EchoMemoryApp(App[int]):
         self.push_screen(TextScreen("Store", table))
 
     def apply_settings(self, settings: Settings) -> None:
-        """Saved knobs: the app's settings change; the engine takes them if it can
-        (otherwise the playground keeps passing the difference as overrides)."""
+        """Saved knobs: the app's settings change and the running engine adopts them
+        (engine.apply_settings is async: it runs in a worker)."""
         self.settings = settings
-        engine = self.engine
-        update = getattr(engine, "apply_settings", None) or getattr(engine, "update_settings", None)
-        if update is not None:
-            try:
-                update(settings)
-            except Exception as exc:
-                self.notify(f"{type(exc).__name__}: {exc}", title="Settings not applied", severity="warning")
+        if self.engine is not None:
+            self._apply_engine_settings(settings)
+
+    @work(exclusive=True, group="settings")
+    async def _apply_engine_settings(self, settings: Settings) -> None:
+        try:
+            await self.engine.apply_settings(settings)
+        except Exception as exc:
+            self.notify(f"{type(exc).__name__}: {exc}", title="Settings not applied", severity="warning")
 
     # ---- writes ----------------------------------------------------------------------------------
     def can_write(self, what: str) -> bool:

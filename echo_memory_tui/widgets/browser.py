@@ -206,7 +206,7 @@ class EntryBrowser(ScrollView, can_focus=True):
     # ---- public --------------------------------------------------------------------
     @property
     def engine(self) -> Any:
-        return getattr(self.app, "engine", None)
+        return self.app.engine
 
     @property
     def now(self) -> datetime:

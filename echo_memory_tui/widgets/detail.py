@@ -5,8 +5,6 @@ the version lattice with restore."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
-from datetime import timedelta
 from typing import Any, Optional
 
 from rich.console import Group
@@ -18,18 +16,18 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine import EntryFilter, MemoryEntry, MemoryType
+from engine import MemoryEngine, MemoryEntry, MemoryType
 
 from ..format import ago, provenance_badge, tier_text
 from ..messages import DetailData, DetailLoaded
 from ..plot import decay_plot
-from .lattice import VersionLattice, history_from_versions, normalise_history
+from .lattice import VersionLattice, normalise_history
 
 
-def decay_curve(engine: Any, entry: MemoryEntry, decay: dict[str, Any], samples: int = 96) -> list[tuple[int, float]]:
-    """Effective importance from now until past the archive threshold, through
-    the engine's own formula: explain_decay of the entry as if its last access
-    were d days earlier gives the value d days from now."""
+def decay_curve(engine: MemoryEngine, entry: MemoryEntry, decay: dict[str, Any],
+                samples: int = 96) -> list[tuple[int, float]]:
+    """Effective importance from now until past the archive threshold: the curve
+    of engine.explain_decay over a horizon fitted to the entry, thinned for the plot."""
     left = decay.get("days_until_archive")
     if left is None:
         horizon = 90
@@ -37,27 +35,28 @@ def decay_curve(engine: Any, entry: MemoryEntry, decay: dict[str, Any], samples:
         horizon = 30
     else:
         horizon = int(min(3650, max(14, left * 1.3)))
+    points = [(int(d), float(v)) for d, v in engine.explain_decay(entry, horizon_days=horizon)["curve"]]
     step = max(1, horizon // samples)
-    points = []
-    for d in range(0, horizon + 1, step):
-        shifted = replace(entry, last_accessed=entry.last_accessed - timedelta(days=d))
-        points.append((d, float(engine.explain_decay(shifted)["effective_importance"])))
-    if points[-1][0] != horizon:
-        shifted = replace(entry, last_accessed=entry.last_accessed - timedelta(days=horizon))
-        points.append((horizon, float(engine.explain_decay(shifted)["effective_importance"])))
-    return points
+    thinned = points[::step]
+    if thinned[-1][0] != points[-1][0]:
+        thinned.append(points[-1])
+    return thinned
 
 
-async def load_history(app: Any, engine: Any, entry: MemoryEntry) -> dict[str, Any]:
+def single_node_history(entry: MemoryEntry) -> dict[str, Any]:
+    """A lattice of one (when the engine's lattice could not be read), in its shape."""
+    node = {"id": entry.id, "version": entry.version, "tier": entry.tier.label,
+            "superseded_by": entry.superseded_by, "key": entry.key, "type": entry.type.label,
+            "source": entry.source.label, "created_at": entry.created_at.isoformat(), "content": entry.content,
+            "pinned": entry.pinned}
+    return {"root_id": entry.id, "nodes": [node], "edges": []}
+
+
+async def load_history(app: Any, entry: MemoryEntry) -> dict[str, Any]:
     """The version lattice: consolidation's lattice(id) (every version, the
-    contradiction links and merges around the entry), else the chain of versions
-    of the same (type, key)."""
-    if hasattr(engine, "consolidation"):
-        lattice = await app.consolidation().lattice(entry.id)
-        return lattice.to_dict() if hasattr(lattice, "to_dict") else lattice
-    versions = await engine.list_entries(EntryFilter(text=entry.key, type=entry.type), order_by="version",
-                                         descending=True, limit=200)
-    return history_from_versions([e for e in versions if e.key == entry.key] or [entry])
+    contradiction links and merges around the entry)."""
+    lattice = await app.consolidation().lattice(entry.id)
+    return lattice.to_dict()
 
 
 async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
@@ -67,9 +66,9 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
     audit = await engine.audit(entry_id, limit=100)
     notices = []
     try:
-        history = await load_history(app, engine, entry)
+        history = await load_history(app, entry)
     except Exception as exc:  # the lattice is optional; say so in place
-        history = history_from_versions([entry])
+        history = single_node_history(entry)
         notices.append(f"history unavailable: {exc}")
     return DetailData(entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices)
 
@@ -120,7 +119,7 @@ class EntryDetail(Horizontal):
     async def _load(self, entry_id: str, delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)  # holding j should not fetch every row's audit
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             return
         try:

@@ -201,7 +201,7 @@ class EpisodesView(Widget):
 
     @work(exclusive=True, group="episodes")
     async def _load(self, q: EpisodeQuery) -> None:
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             return
         try:

@@ -14,6 +14,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from engine import ProvenanceLevel
+
 from .. import keys
 from ..format import PROVENANCE, TIER_COLOURS
 
@@ -33,50 +35,26 @@ class Node:
 
 
 def normalise_history(history: dict[str, Any]) -> list[Node]:
-    """Accept the engine's history(id) ({"nodes": [...], "edges": [...]}) in dict
-    or object form; return nodes newest first with their parents filled in."""
-    raw_nodes = history.get("nodes", []) if isinstance(history, dict) else getattr(history, "nodes", [])
-    raw_edges = history.get("edges", []) if isinstance(history, dict) else getattr(history, "edges", [])
+    """engine.consolidation.lattice(id).to_dict() ({"nodes": [...], "edges":
+    [{"from", "to", "kind"}]}) as nodes newest first with their parents filled in."""
     nodes: dict[str, Node] = {}
-    for raw in raw_nodes:
-        get = raw.get if isinstance(raw, dict) else (lambda k, d=None, r=raw: getattr(r, k, d))
-        entry = get("entry")
-        if entry is not None:  # a node wrapping a MemoryEntry
-            eget = entry.get if isinstance(entry, dict) else (lambda k, d=None, r=entry: getattr(r, k, d))
-        else:
-            eget = get
-        source = eget("source", 0)
-        source = getattr(source, "value", source)
-        if isinstance(source, str):
-            source = {"legacy": 0, "model_inferred": 1, "consolidated": 2, "user_stated": 3}.get(source, 0)
-        tier = eget("tier", "")
-        tier = getattr(tier, "label", tier)
-        created = eget("created_at")
-        if isinstance(created, str):
-            try:
-                created = datetime.fromisoformat(created)
-            except ValueError:
-                created = None
-        node_id = get("id") or eget("id")
-        superseded = eget("superseded_by")
-        current = get("current")
-        if current is None:
-            current = superseded is None and tier != "archival"
-        nodes[node_id] = Node(
-            id=node_id, version=int(eget("version", 1) or 1), key=eget("key", "") or "",
-            content=eget("content", "") or "", source=int(source or 0), tier=str(tier or ""), created_at=created,
-            current=bool(current), label=str(get("label", "") or get("kind", "") or ""),
+    for raw in history["nodes"]:
+        created = raw.get("created_at")
+        try:
+            created = datetime.fromisoformat(created) if created else None
+        except ValueError:
+            created = None
+        tier = raw.get("tier", "")
+        nodes[raw["id"]] = Node(
+            id=raw["id"], version=int(raw.get("version") or 1), key=raw.get("key") or "",
+            content=raw.get("content") or "", source=ProvenanceLevel.parse(raw.get("source") or 0).value, tier=tier,
+            created_at=created, current=raw.get("superseded_by") is None and tier != "archival",
         )
-    for raw in raw_edges:
-        if isinstance(raw, dict):
-            old, new = raw.get("from") or raw.get("source") or raw.get("old"), raw.get("to") or raw.get("target") or raw.get("new")
-        elif isinstance(raw, (tuple, list)):
-            old, new = raw[0], raw[1]
-        else:
-            old, new = getattr(raw, "from_id", None) or getattr(raw, "old", None), getattr(raw, "to_id", None) or getattr(raw, "new", None)
+    for edge in history["edges"]:
+        old, new = edge["from"], edge["to"]
         if old in nodes and new in nodes and old not in nodes[new].parents:
             nodes[new].parents.append(old)
-            kind = raw.get("kind") if isinstance(raw, dict) else None
+            kind = edge.get("kind")
             if kind == "merge":
                 nodes[new].label = "merge"
             elif kind == "supersede" and nodes[old].key != nodes[new].key and not nodes[old].label:
@@ -116,13 +94,6 @@ def topological(nodes: list[Node]) -> list[Node]:
         ready.sort(key=recency, reverse=True)
     out += sorted((n for n in nodes if n.id not in seen), key=recency, reverse=True)  # cycles, if any
     return out
-
-
-def history_from_versions(entries: list[Any]) -> dict[str, Any]:
-    """Fallback lattice from a key's versions: superseded_by is the edge."""
-    nodes = [{"entry": e, "id": e.id} for e in entries]
-    edges = [{"from": e.id, "to": e.superseded_by} for e in entries if e.superseded_by]
-    return {"nodes": nodes, "edges": edges}
 
 
 def graph_rows(nodes: list[Node]) -> list[tuple[str, Optional[Node]]]:

@@ -34,13 +34,8 @@ COLUMNS = (("rank", "#", 2), ("delta", "Δ", 3), ("key", "key", 20), ("bm25", "b
 
 
 def as_dict(result: Any) -> dict[str, Any]:
-    if isinstance(result, dict):
-        return result
-    data = result.to_dict()
-    mode = getattr(result, "mode", None)
-    if mode is not None:
-        data.setdefault("mode", mode)
-    return data
+    """engine.recall's RecallResult as the CLI's JSON contract, plus its mode."""
+    return {**result.to_dict(), "mode": result.mode}
 
 
 def _num(value: Any, digits: int = 3) -> str:
@@ -56,6 +51,12 @@ def path_cell(path: Optional[dict[str, Any]], digits: int = 3) -> Text:
     return out
 
 
+# rerank statuses (engine/recall/rerank.py) in the column's 9 cells; the candidate's
+# detail line below the table gives the status in full with the engine's reason.
+RERANK_LABELS = {"outside_top_k": "beyond k", "not_loaded": "not ready", "filtered_min_score": "filtered",
+                 "disabled": "off"}
+
+
 def rerank_cell(rerank: Optional[dict[str, Any]]) -> Text:
     if not rerank:
         return Text("—", style="dim")
@@ -65,8 +66,8 @@ def rerank_cell(rerank: Optional[dict[str, Any]]) -> Text:
         if rerank.get("rank") is not None:
             out.append(f" #{rerank['rank']}", style="dim")
         return out
-    style = "yellow" if status in ("timeout", "failed", "unavailable", "error") else "dim"
-    return Text(status or "—", style=style)
+    style = "yellow" if status in ("timeout", "failed", "not_loaded") else "dim"
+    return Text(RERANK_LABELS.get(status, status) or "—", style=style)
 
 
 def delta_cell(rank: int, baseline: Optional[dict[str, int]], entry_id: str) -> Text:
@@ -204,7 +205,7 @@ class PlaygroundView(Widget):
     def effective_overrides(self) -> dict[str, Any]:
         """The knob values that differ from the engine's live settings (what the
         recall call must override; the panel's markers compare with the saved file)."""
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         values = self.query_one(KnobPanel).values
         if engine is None:
             return dict(self.overrides)
@@ -217,17 +218,12 @@ class PlaygroundView(Widget):
     async def _search(self, seq: int, query: str, overrides: dict[str, Any], delay: float) -> None:
         if delay:
             await asyncio.sleep(delay)  # debounce: the next keystroke cancels this worker
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             self.post_message(self.Done(seq, query, overrides, None, "no store is open"))
             return
-        recall = getattr(engine, "recall", None)
-        if recall is None:
-            self.post_message(self.Done(seq, query, overrides, None,
-                                        "this engine has no recall facade (engine.recall) yet"))
-            return
         try:
-            result = await recall(query, limit=LIMIT, dry=True, overrides=overrides)
+            result = await engine.recall(query, limit=LIMIT, dry=True, overrides=overrides)
             data = as_dict(result)
         except asyncio.CancelledError:
             raise
@@ -250,6 +246,7 @@ class PlaygroundView(Widget):
             return
         self.searches += 1
         self.result = message.result
+        self.app._report_recall_state()  # a recall may have loaded (or failed to load) a model
 
     # ---- rendering ------------------------------------------------------------------------
     def _render_empty(self) -> None:
@@ -313,8 +310,7 @@ class PlaygroundView(Widget):
         timings = data.get("timings_ms", {}) or {}
         total = timings.get("total") or sum(v for k, v in timings.items() if isinstance(v, (int, float)))
         out = Text()
-        mode = data.get("mode") or ("lexical only" if any(n.get("code") == "lexical_only"
-                                                         for n in data.get("notices", [])) else "hybrid")
+        mode = str(data.get("mode", "hybrid")).replace("_", " ")
         out.append(f"{len(results)} result{'s' if len(results) != 1 else ''}", style="bold")
         out.append(f" · {mode} · {total:.1f} ms · dry run")
         if self.overrides:

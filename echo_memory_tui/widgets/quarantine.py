@@ -77,7 +77,7 @@ class QuarantineView(Widget):
 
     @work(exclusive=True, group="quarantine")
     async def _load(self) -> None:
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             return
         try:

@@ -123,7 +123,7 @@ class ReviewView(Widget):
 
     @work(exclusive=True, group="review")
     async def _load(self) -> None:
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             return
         try:
@@ -163,7 +163,7 @@ class ReviewView(Widget):
             r = pair.record
             label = Text()
             label.append(f"{r.confidence:.2f} ", style="bold yellow" if r.confidence >= 0.6 else "bold")
-            label.append(f"{getattr(r, 'kind', 'other'):<8}", style="cyan")
+            label.append(f"{r.kind:<8}", style="cyan")
             label.append(f" {pair.a.key}")
             if pair.b.key != pair.a.key:
                 label.append(f" ~ {pair.b.key}")
@@ -203,7 +203,7 @@ class ReviewView(Widget):
         head.append("\nconfidence ")
         head.append(f"{r.confidence:.2f} ", style="bold yellow")
         head.append(bar(r.confidence, 10), style="yellow")
-        head.append(f"  · {getattr(r, 'kind', 'other')} · detected by {r.detector or '?'} · {age(r.created_at, now)} ago",
+        head.append(f"  · {r.kind} · detected by {r.detector or '?'} · {age(r.created_at, now)} ago",
                     style="dim")
         self.query_one("#rv-head", Static).update(head)
         text_a, text_b = word_diff(a.content, b.content)
@@ -227,7 +227,7 @@ class ReviewView(Widget):
             body.add_row(label, text)
             self.query_one(f"#rv-{side}-text", Static).update(body)
             self.query_one(f"#rv-{side}").border_title = f"{label} · {entry.source.label}"
-        detail = getattr(r, "detail", {}) or {}
+        detail = r.detail
         preview = detail.get("preview", {}) or {}
         why = Table.grid(padding=(0, 1))
         why.add_column(style="dim", justify="right")

@@ -50,7 +50,7 @@ def markdown_text(markdown: str) -> Text:
 
 
 def cut_text(rendered: Any) -> Text:
-    cut = list(getattr(rendered, "cut", []) or [])
+    cut = list(rendered.cut)
     if not cut:
         return Text("nothing cut: everything fits the char budget", style="dim green")
     out = Text(f"cut by the char budget ({len(cut)}), lowest importance first to go:\n", style="bold yellow")
@@ -110,7 +110,7 @@ class WorkingView(Widget):
 
     def action_budget(self, factor: float) -> None:
         """Preview another char budget (not saved): see what it would cut."""
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             return
         current = self.budget or int(engine.settings.get("memory.workingCharBudget"))
@@ -123,7 +123,7 @@ class WorkingView(Widget):
 
     @work(exclusive=True, group="working")
     async def _load(self, session: Optional[str]) -> None:
-        engine = getattr(self.app, "engine", None)
+        engine = self.app.engine
         if engine is None:
             return
         try:

@@ -123,39 +123,53 @@ async def select_key(pilot, key: str) -> Any:
     return browser.current_entry()
 
 
-RECALL_SETTINGS = {"memory.embeddingModel": "fake", "memory.rerankEnabled": False}
+RECALL_SETTINGS = {"memory.embeddingModel": "fake", "memory.rerankEnabled": True, "memory.rerankModel": "fake-ce"}
 
 
 def recall_settings() -> Settings:
-    """Recall with the deterministic fake embedder and no cross-encoder (no weights offline)."""
+    """Recall with the deterministic fake embedder and the fake cross-encoder below."""
     return Settings.defaults().override(RECALL_SETTINGS)
 
 
-async def open_with_fake_embedder(path, settings, read_only, clock):
-    """An engine whose recall uses the fake embedder (tests never load the real model).
+def fake_reranker_class():
+    import re
 
-    Uses the engine's own hook when it has one (embedder_factory), else wires a
-    RecallService onto the engine for the playground to call."""
-    import inspect
+    import numpy as np
 
+    from engine.recall.rerank import Reranker
+
+    class FakeReranker(Reranker):
+        """A cross-encoder without weights: the logit is the number of query words
+        found in the passage, minus 2 (so scores spread around 0.5). fail='load'
+        behaves like a model that is not installed."""
+
+        def __init__(self, name: str, fail: str | None = None):
+            super().__init__(name)
+            self.fail = fail
+
+        def load_model(self):
+            if self.fail == "load":
+                raise OSError(f"{self.name} is not installed (offline)")
+            return object()
+
+        def predict_sync(self, pairs):
+            def words(text: str) -> set[str]:
+                return set(re.findall(r"\w+", text.lower()))
+            return np.array([len(words(q) & words(p)) - 2.0 for q, p in pairs], np.float64)
+
+    return FakeReranker
+
+
+def fake_embedder(name: str, **kw):
     from tests.engine.recall.helpers import FakeEmbedder
 
-    def factory(name: str, **kw):
-        return FakeEmbedder(name, **kw)
+    return FakeEmbedder(name, **kw)
 
-    params = inspect.signature(MemoryEngine.open).parameters
-    if "embedder_factory" in params:
-        return await MemoryEngine.open(path, settings, read_only=read_only, clock=clock, embedder_factory=factory)
-    engine = await MemoryEngine.open(path, settings, read_only=read_only, clock=clock)
-    if not hasattr(engine, "recall"):
-        from engine.recall import RecallService
 
-        service = RecallService(engine.store, settings, embedder_factory=factory, snapshot=False)
-
-        async def recall(query, limit=10, dry=True, overrides=None):
-            return await service.recall(query, limit=limit, dry=dry, overrides=overrides, now=clock())
-
-        engine.recall = recall
-        engine.recall_status = service.model_status
-        engine.warm_recall = service.warm
-    return engine
+async def open_with_fake_models(path, settings, read_only, clock, reranker_fail: str | None = None):
+    """The real engine, with the fake embedder and cross-encoder injected through
+    MemoryEngine.open's model factories (tests never load real weights)."""
+    reranker = fake_reranker_class()
+    return await MemoryEngine.open(path, settings, read_only=read_only, clock=clock,
+                                   embedder_factory=fake_embedder,
+                                   reranker_factory=lambda name: reranker(name, fail=reranker_fail))

@@ -1,6 +1,8 @@
-"""Pilot tests of the recall playground: search as you type (debounced, stale
-results dropped), knobs that recompute at once (invalid ones shown and never
-used), the baseline's rank changes, saving knobs to the config file."""
+"""Pilot tests of the recall playground on the real engine.recall (fake embedder
+and cross-encoder injected through MemoryEngine.open's model factories): search
+as you type (debounced, stale results dropped, dry: nothing recorded), knobs that
+recompute at once (invalid ones shown and never used), the baseline's rank
+changes, saving knobs to the config file, a reranker that cannot load."""
 
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ from textual.widgets import Input
 from engine import Settings
 from echo_memory_tui.widgets.knobs import KnobPanel, knob_id
 
-from .conftest import SIZE, open_with_fake_embedder, ready, recall_settings, wait_until
+from .conftest import SIZE, open_with_fake_models, ready, recall_settings, wait_until
 
 
 def make_recall_app(make_app, db, settings=None, **kw):
-    return make_app(db, settings or recall_settings(), engine_factory=open_with_fake_embedder, **kw)
+    return make_app(db, settings or recall_settings(), engine_factory=open_with_fake_models, **kw)
 
 
 async def open_playground(pilot):
@@ -28,21 +30,60 @@ async def open_playground(pilot):
     return view
 
 
+async def access_state(engine) -> dict[str, tuple]:
+    entries = await engine.list_entries(limit=10_000)
+    return {e.id: (e.access_count, e.last_accessed) for e in entries}
+
+
 async def test_type_a_query_and_see_every_score(demo_db, make_app):
     app = make_recall_app(make_app, demo_db)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_playground(pilot)
+        before = await access_state(app.engine)
         await pilot.press(*"atlas python")
         await wait_until(pilot, lambda: view.result is not None and view.query_text == "atlas python"
                          and view.result.get("results"), timeout=20, what="results")
         first = view.result["results"][0]
         for field in ("bm25", "vector", "rrf", "gate", "rerank", "decay", "final", "rank"):
             assert field in first
+        assert view.result["mode"] == "hybrid"
+        assert any(r["vector"]["score"] is not None for r in view.result["results"])  # the fake embedder ran
+        assert first["rerank"]["status"] == "reranked" and first["rerank"]["score"] is not None
+        assert view.result["settings"]["dry"] is True
         # typing fast: one search (or two) ran, not one per key; stale ones were dropped
         assert view.searches <= 3
         table = view.query_one("#pg-results")
         assert table.row_count == len(view.result["results"])
         assert "timings" in str(view.query_one("#pg-timings").border_title).lower()
+        # browse: move through the candidates, run another query; the playground is dry
+        await pilot.press("enter")  # to the candidates table
+        for _ in range(3):
+            await pilot.press("down")
+        seen = view.searches
+        view.query_one("#query", Input).value = "ledger rust"
+        await wait_until(pilot, lambda: view.searches > seen, timeout=20, what="second query")
+        assert await access_state(app.engine) == before  # no access_count / last_accessed moved
+        assert app.recall_state == "ready" and "embeddings ready" in app.status.model
+
+
+async def test_reranker_that_cannot_load_says_why(demo_db, make_app):
+    async def no_weights(path, settings, read_only, clock):
+        return await open_with_fake_models(path, settings, read_only, clock, reranker_fail="load")
+
+    app = make_app(demo_db, recall_settings(), engine_factory=no_weights)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        view.query_one("#query", Input).value = "atlas python"
+        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
+                         what="results")
+        rerank = view.result["results"][0]["rerank"]
+        assert rerank["score"] is None and rerank["status"] in ("failed", "not_loaded")
+        assert "not installed" in rerank["reason"]
+        table = view.query_one("#pg-results")
+        assert str(table.get_cell_at((0, 7))) in ("failed", "not ready")  # the rerank column names the state
+        assert "not installed" in str(view.query_one("#pg-content").render())  # and the detail line says why
+        await wait_until(pilot, lambda: "reranker failed" in app.status.model, what="status line")
+        assert app.is_running
 
 
 async def test_knob_change_recomputes_and_moves_ranks(demo_db, make_app):
@@ -106,7 +147,7 @@ async def test_save_knobs_to_config(demo_db, make_app, tmp_path):
 
 async def test_failing_recall_is_shown_in_place(demo_db, make_app):
     async def broken(path, settings, read_only, clock):
-        engine = await open_with_fake_embedder(path, settings, read_only, clock)
+        engine = await open_with_fake_models(path, settings, read_only, clock)
 
         async def recall(*args, **kwargs):
             raise RuntimeError("index exploded")

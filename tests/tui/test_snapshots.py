@@ -161,12 +161,12 @@ def test_read_only_and_refused_edit_dialog(app_for, snap_compare):
 
 
 def test_recall_playground(demo_db, make_app, snap_compare):
-    """The playground with the fake embedder; measured timings are replaced by
-    fixed numbers so the picture is stable."""
-    from .conftest import open_with_fake_embedder, recall_settings
+    """The playground on the real engine.recall with the fake embedder and
+    cross-encoder; measured timings are replaced by fixed numbers so the picture is stable."""
+    from .conftest import open_with_fake_models, recall_settings
 
     async def steady(path, settings, read_only, clock):
-        engine = await open_with_fake_embedder(path, settings, read_only, clock)
+        engine = await open_with_fake_models(path, settings, read_only, clock)
         real = engine.recall
 
         async def recall(*args, **kwargs):
@@ -175,7 +175,6 @@ def test_recall_playground(demo_db, make_app, snap_compare):
             return result
 
         engine.recall = recall
-        engine.recall_status = lambda: {"state": "ready"}
         return engine
 
     async def run_before(pilot):
@@ -191,6 +190,7 @@ def test_recall_playground(demo_db, make_app, snap_compare):
         seen = view.searches
         view.set_knob("memory.importanceDecayDays", 3)
         await wait_until(pilot, lambda: view.searches > seen, what="recomputed")
+        await wait_until(pilot, lambda: app.recall_state == "ready", what="embeddings ready")
         app.clear_notifications()
         await settle(pilot)
 
