@@ -26,7 +26,8 @@ test: install
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: install
-	$(PY) -m benchmarks.run
+	$(PY) -m benchmarks.run | tee bench-engine.json
+	$(PY) -m benchmarks.tui_bench --out bench-tui.json
 
 eval: install
 	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --json

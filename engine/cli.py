@@ -21,7 +21,6 @@ from .config import ConfigError, Settings, parse_assignments
 from .gate import EntryNotFound, WriteRejected
 from .memory import EntryFilter, MemoryEngine
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
-from .recall.results import RecallInputError
 from .scanner import scan_memory_content
 from .store import StoreError
 
@@ -321,7 +320,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(json.dumps(exc.to_dict(), ensure_ascii=False, default=str))
         print(f"refused: {exc.message}", file=sys.stderr)
         return EXIT_REFUSED
-    except (InvalidValue, ConfigError, RecallInputError) as exc:
+    except (InvalidValue, ConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except CliError as exc:

@@ -53,7 +53,24 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class EditScreen(ModalScreen[Optional[str]]):
+class _TextDialog(ModalScreen[Optional[str]]):
+    """A dialog around one TextArea: ctrl+s or Save returns its text, escape or Cancel None."""
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_save(self) -> None:
+        self.dismiss(self.query_one(TextArea).text)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+
+class EditScreen(_TextDialog):
     """Edit an entry's content; the edit becomes a new, user-stated version."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="EditScreen") + """
@@ -81,21 +98,8 @@ class EditScreen(ModalScreen[Optional[str]]):
                 yield Button("Cancel", id="cancel")
                 yield Button("Save  ctrl+s", id="save", variant="primary")
 
-    def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
 
-    def action_save(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "save":
-            self.action_save()
-        else:
-            self.dismiss(None)
-
-
-class MergeScreen(ModalScreen[Optional[str]]):
+class MergeScreen(_TextDialog):
     """Merge a contradiction: one text, stated by the user, replaces A and B."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="MergeScreen") + """
@@ -123,19 +127,6 @@ class MergeScreen(ModalScreen[Optional[str]]):
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Merge  ctrl+s", id="save", variant="primary")
-
-    def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
-
-    def action_save(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "save":
-            self.action_save()
-        else:
-            self.dismiss(None)
 
 
 class RefusalScreen(ModalScreen[str]):

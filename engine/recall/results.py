@@ -14,8 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..models import InvalidValue
 
-class RecallInputError(ValueError):
+
+class RecallInputError(InvalidValue):
     """The query cannot be used (e.g. empty); the message says why."""
 
 
