@@ -203,6 +203,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX entries_last_accessed ON entries(last_accessed);
     CREATE INDEX entries_key_only ON entries(key);
     """,
+    # 3 -> 4: a running job names its owner and holds a lease (engine/consolidation/lease.py)
+    """
+    ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+    ALTER TABLE jobs ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

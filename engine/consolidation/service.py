@@ -18,6 +18,7 @@ from typing import Optional
 
 from ..models import Episode, from_iso, new_id, to_iso
 from .lattice import build_lattice
+from .lease import RENEW_SECONDS, current_owner, is_abandoned, lease_until
 from .llm import LanguageModel, build_model
 from .offline import OfflineModel
 from .pipeline import Pipeline
@@ -68,10 +69,13 @@ class ConsolidationService:
         watch for idle sessions. Returns the session keys resumed (none on a read-only store)."""
         if self.engine.read_only:
             return []
-        now = to_iso(self.engine.clock())
         async with self.engine.store.transaction() as conn:
-            await conn.execute("UPDATE consolidation_runs SET status='interrupted', ended_at=? WHERE status='running'",
-                               (now,))
+            abandoned = await self._abandoned_jobs(conn)
+            if abandoned:
+                marks = ",".join("?" * len(abandoned))
+                await conn.execute(f"UPDATE consolidation_runs SET status='interrupted', ended_at=? WHERE "
+                                   f"status='running' AND job_id IN ({marks})",
+                                   (to_iso(self.engine.clock()), *abandoned))
         rows = await self.engine.store.fetchall(
             "SELECT DISTINCT session_key FROM jobs WHERE status IN ('pending','running') ORDER BY session_key")
         keys = [r[0] for r in rows]
@@ -202,25 +206,43 @@ class ConsolidationService:
         async def give_up(exc: BaseException) -> None:
             async with self.engine.store.transaction() as conn:
                 await conn.execute("UPDATE jobs SET status='failed', updated_at=? WHERE session_key=? AND "
-                                   "status='running'", (to_iso(self.engine.clock()), key))
+                                   "status='running' AND owner=?", (to_iso(self.engine.clock()), key, current_owner()))
 
         return self.scheduler.schedule(f"{JOB_KIND}:{key}", lambda: self._run_jobs(key), Durability.DURABLE,
                                        on_give_up=give_up)
 
+    @staticmethod
+    async def _abandoned_jobs(conn, key: Optional[str] = None) -> list[str]:
+        """Running jobs whose owner is gone (crashed, or its lease ran out)."""
+        sql, params = "SELECT id, owner, lease_until FROM jobs WHERE status='running'", ()
+        if key is not None:
+            sql, params = sql + " AND session_key=?", (key,)
+        async with conn.execute(sql, params) as cur:
+            return [r[0] for r in await cur.fetchall() if is_abandoned(r[1], r[2])]
+
     async def _run_jobs(self, key: str) -> None:
         """The task factory: claim the session's waiting jobs and run the pipeline once
-        for all of them (it consolidates everything not yet consolidated)."""
+        for all of them (it consolidates everything not yet consolidated). A session
+        another live process is consolidating is left to it; its jobs stay pending."""
         now = to_iso(self.engine.clock())
+        owner = current_owner()
         async with self.engine.store.transaction() as conn:
-            async with conn.execute("SELECT id, trigger FROM jobs WHERE session_key=? AND status IN ('pending','running') "
-                                    "ORDER BY created_at, id", (key,)) as cur:
-                claimed = await cur.fetchall()
+            abandoned = await self._abandoned_jobs(conn, key)
+            async with conn.execute("SELECT id, trigger, status, owner FROM jobs WHERE session_key=? AND status IN "
+                                    "('pending','running') ORDER BY created_at, id", (key,)) as cur:
+                rows = await cur.fetchall()
+            # Our own running jobs are a retry after failure (the scheduler runs one task per session).
+            if any(status == "running" and holder != owner and job_id not in abandoned
+                   for job_id, _, status, holder in rows):
+                return
+            claimed = [(job_id, trigger) for job_id, trigger, _, _ in rows]
             if not claimed:
                 return
             ids = [r[0] for r in claimed]
             marks = ",".join("?" * len(ids))
-            await conn.execute(f"UPDATE jobs SET status='running', attempts=attempts+1, updated_at=? WHERE id IN ({marks})",
-                               (now, *ids))
+            await conn.execute(f"UPDATE jobs SET status='running', attempts=attempts+1, updated_at=?, owner=?, "
+                               f"lease_until=? WHERE id IN ({marks})", (now, owner, lease_until(), *ids))
+        renewing = asyncio.get_running_loop().create_task(self._renew_lease(ids, owner), name=f"lease:{key}")
         try:
             await self.pipeline.run(key, claimed[0][1], claimed[0][0])
         except Exception as exc:
@@ -228,9 +250,21 @@ class ConsolidationService:
                 await conn.execute(f"UPDATE jobs SET last_error=?, updated_at=? WHERE id IN ({marks})",
                                    (f"{type(exc).__name__}: {exc}", to_iso(self.engine.clock()), *ids))
             raise
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
         async with self.engine.store.transaction() as conn:
             await conn.execute(f"UPDATE jobs SET status='done', updated_at=? WHERE id IN ({marks})",
                                (to_iso(self.engine.clock()), *ids))
+
+    async def _renew_lease(self, ids: list[str], owner: str) -> None:
+        marks = ",".join("?" * len(ids))
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            async with self.engine.store.transaction() as conn:
+                await conn.execute(f"UPDATE jobs SET lease_until=? WHERE owner=? AND id IN ({marks})",
+                                   (lease_until(), owner, *ids))
 
     async def _watch_idle(self) -> None:
         idle = float(self.engine.settings.get("memory.consolidationIdleSeconds"))
