@@ -18,6 +18,7 @@ mismatch rebuilds the index from `entries`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -509,6 +510,13 @@ class RecallService:
             reranker_state=rr.status if rr else "not_loaded", reranker_message=rr.message if rr else "",
         )
 
+    async def _stop_drain(self) -> None:
+        """Cancel the background re-embedding, waiting until it has stopped."""
+        if self._drain_task is not None and not self._drain_task.done():
+            self._drain_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._drain_task
+
     async def reconfigure(self, settings) -> None:
         """Adopt new settings. A different memory.embeddingModel swaps the embedder:
         vectors stamped with the old model stop being used at once and are queued
@@ -517,12 +525,7 @@ class RecallService:
         self.settings = settings
         if settings.get("memory.embeddingModel") == old_name:
             return
-        if self._drain_task is not None and not self._drain_task.done():
-            self._drain_task.cancel()
-            try:
-                await self._drain_task
-            except BaseException:
-                pass
+        await self._stop_drain()
         self.embedder.close()
         self.embedder = self._embedder_factory(settings.get("memory.embeddingModel"))
         self.episodes = EpisodeIndex(self.store, self)
@@ -644,12 +647,7 @@ class RecallService:
                     await task
                 except Exception:
                     pass
-        if self._drain_task is not None and not self._drain_task.done():
-            self._drain_task.cancel()
-            try:
-                await self._drain_task
-            except BaseException:
-                pass
+        await self._stop_drain()
         if len(self.lexical) >= self._snapshot_min:
             await self.save_snapshot()
         if release_models:
