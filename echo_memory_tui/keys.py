@@ -130,10 +130,6 @@ TABLE: tuple[Key, ...] = (
 )
 
 BY_ID: dict[str, Key] = {k.id: k for k in TABLE}
-WRITE_ACTIONS: dict[str, set[str]] = {}
-for _k in TABLE:
-    if _k.write:
-        WRITE_ACTIONS.setdefault(_k.scope, set()).add(_k.action.split("(", 1)[0])
 
 
 def bindings(scope: str) -> list[Binding]:
@@ -143,10 +139,6 @@ def bindings(scope: str) -> list[Binding]:
                 priority=k.priority, id=k.id, tooltip=k.description)
         for k in TABLE if k.scope == scope
     ]
-
-
-def is_write(scope: str, action: str) -> bool:
-    return action.split("(", 1)[0] in WRITE_ACTIONS.get(scope, set())
 
 
 def _flatten(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

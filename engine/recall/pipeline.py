@@ -192,10 +192,6 @@ def settings_snapshot(settings, **extra) -> dict[str, Any]:
     return out
 
 
-async def _to_thread(fn, *args):
-    return await asyncio.to_thread(fn, *args)
-
-
 async def run_pipeline(
     query: Any,
     *,
@@ -208,7 +204,7 @@ async def run_pipeline(
     limit: int = 10,
     include_superseded: bool = False,
     now: Optional[datetime] = None,
-    cpu: Callable[..., Awaitable[Any]] = _to_thread,
+    cpu: Callable[..., Awaitable[Any]] = asyncio.to_thread,
     vector_cpu: Optional[Callable[..., Awaitable[Any]]] = None,
     vector_unavailable_reason: str = "",
     extra_settings: Optional[dict[str, Any]] = None,

@@ -63,6 +63,7 @@ class Reranker:
         self.message = ""
         self._model: Any = None
         self._future: Optional[concurrent.futures.Future] = None
+        self._inference: Optional[concurrent.futures.Future] = None
         self._load_started: Optional[float] = None
         self._lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="echo-rerank")
@@ -125,8 +126,12 @@ class Reranker:
 
     async def score(self, query: str, passages: Sequence[str], timeout: float) -> np.ndarray:
         """Sigmoid scores, one per passage; TimeoutError after timeout seconds."""
+        if self._inference is not None and not self._inference.done():
+            # One worker: a new inference would queue behind one that already timed out.
+            raise TimeoutError("the previous rerank inference is still running past its timeout")
         pairs = [(query, p) for p in passages]
-        fut = asyncio.wrap_future(self._pool.submit(self.predict_sync, pairs))
+        self._inference = self._pool.submit(self.predict_sync, pairs)
+        fut = asyncio.wrap_future(self._inference)
         try:
             logits = await asyncio.wait_for(asyncio.shield(fut), timeout)
         except asyncio.TimeoutError:

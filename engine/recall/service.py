@@ -37,7 +37,7 @@ from . import embedder as emb
 from .embedder import Embedder, EmbeddingModelError, EmbeddingTimeout
 from .episodes import EpisodeIndex, EpisodeSearchResult
 from .lexical import SUPERSEDED, LexicalIndex
-from .pipeline import run_pipeline
+from .pipeline import prepare_query, run_pipeline
 from .rerank import Reranker
 from .results import Notice, RecallResult
 from .tokenize import entry_text, tokenize
@@ -559,7 +559,10 @@ class RecallService:
         vectors: Optional[VectorIndex] = self.vectors
         reason = ""
         wanted = settings.get("memory.embeddingModel")
-        if wanted != self.embedder.name:
+        prepared = prepare_query(query)  # an empty query fails here, before any model work
+        if not (prepared.tokens and prepared.content):
+            vectors = None  # nothing to search for: the pipeline answers with a notice at once
+        elif wanted != self.embedder.name:
             vectors, reason = None, (f"memory.embeddingModel={wanted!r} differs from the model the index "
                                      f"was built with ({self.embedder.name!r}); vector path skipped")
         elif self.embedder.status == emb.FAILED:
@@ -610,8 +613,6 @@ class RecallService:
 
     async def candidates(self, query: str, pool: int, include_superseded: bool = False):
         """The raw BM25 and vector candidate lists for query (evaluation, debugging)."""
-        from .pipeline import prepare_query
-
         prepared = prepare_query(query)
         bm25 = await self._cpu(self.lexical.search, prepared.tokens, pool, include_superseded)
         vec = None

@@ -145,6 +145,18 @@ async def test_rerank_reorders_only_the_top_k(tiny_cross_encoder):
     assert sorted(out.ranks.values()) == [1, 2, 3, 4]
 
 
+async def test_a_recall_after_a_timed_out_rerank_is_not_stuck_behind_it(tiny_cross_encoder):
+    r = TinyReranker(tiny_cross_encoder, delay=0.6)
+    assert (await stage(r, timeout=0.05)).status == "timeout"
+    t = time.perf_counter()
+    second = await stage(r, timeout=5.0)  # answers at once instead of queueing for 0.6 s
+    assert time.perf_counter() - t < 0.3
+    assert second.status == "timeout" and "still running" in second.reason
+    time.sleep(0.7)
+    r.delay = 0.0
+    assert (await stage(r, timeout=5.0)).status == "reranked"
+
+
 async def test_rerank_disabled_keeps_order():
     out = await stage(None, enabled=False)
     assert out.status == "disabled" and out.order == [c[0] for c in CANDS]
