@@ -29,6 +29,7 @@ from .store import ENTRY_COLUMNS, Store, row_to_entry
 from .working import Rendered, WorkingMemory, render_markdown
 
 if TYPE_CHECKING:
+    from .recall.episodes import EpisodeSearchResult
     from .recall.results import RecallResult
     from .recall.service import ModelStatus, RecallService
 
@@ -354,6 +355,12 @@ class MemoryEngine:
         if not service.open_report:
             await service.open()
         return await service.warm()
+
+    async def search_episodes(self, query: str, entity: Optional[str] = None, since: Optional[datetime] = None,
+                              until: Optional[datetime] = None, limit: int = 10) -> "EpisodeSearchResult":
+        """Episodes ranked by embedding similarity to query, filtered by entity and time."""
+        return await self.recall_service.search_episodes(query, entity=entity, since=since, until=until,
+                                                         limit=limit)
 
     def recall_status(self) -> "ModelStatus":
         return self.recall_service.model_status()

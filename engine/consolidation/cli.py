@@ -33,6 +33,7 @@ def register(add) -> None:
         "--status", choices=["open", "ended", "consolidated"])
     p = add("episodes", cmd_episodes, "episodes made from sessions, newest first")
     p.add_argument("--session"), p.add_argument("--entity"), p.add_argument("--query", help="text in the summary")
+    p.add_argument("--similar", metavar="TEXT", help="rank episodes by embedding similarity to TEXT")
     p.add_argument("--since", help="ISO date/time or a span back from now: 12h, 7d, 2w")
     p.add_argument("--until", help="ISO date/time or a span back from now")
     p.add_argument("--limit", type=int)
@@ -118,6 +119,13 @@ async def cmd_sessions(engine, args) -> int:
 
 async def cmd_episodes(engine, args) -> int:
     now = engine.clock()
+    if args.similar:
+        found = await engine.search_episodes(args.similar, args.entity, parse_time(args.since, now),
+                                             parse_time(args.until, now), args.limit or 10)
+        emit(args, found.to_dict(), lambda: "\n".join(
+            [f"{h.rank:>2} {h.score:.3f} {h.episode.session_key:<12} {h.episode.summary[:90]}" for h in found.hits]
+            + [f"   notice: {n.message}" for n in found.notices]) or "(no episodes)")
+        return EXIT_OK
     episodes = await engine.consolidation.episodes(args.session, args.entity, parse_time(args.since, now),
                                                    parse_time(args.until, now), args.query, args.limit)
     emit(args, [e.to_dict() for e in episodes], lambda: "\n".join(
