@@ -138,6 +138,24 @@ def _make_service(store, settings, embedder_factory, reranker_factory):
     return RecallService(store, settings, embedder_factory, reranker_factory, snapshot=False)
 
 
+async def _index(store, entries, settings, embedder_factory, reranker_factory, acc: _Accumulator):
+    """Load entries into a throwaway evaluation store and embed them; returns the
+    service and the seconds spent embedding. The store holds benchmark text, not
+    anyone's memory: it skips the write gate, whose scanner would refuse some chat
+    turns and skew what is measured."""
+    async with store.transaction() as conn:
+        for e in entries:
+            await Store.insert_entry(conn, e)
+    svc = _make_service(store, settings, embedder_factory, reranker_factory)
+    await svc.open()
+    t = time.perf_counter()
+    try:
+        await svc.embed_pending(batch=64)
+    except Exception as exc:  # evaluate what still works, and say why vectors are missing
+        acc.modes[f"embedding failed: {exc}"[:120]] += 1
+    return svc, time.perf_counter() - t
+
+
 def _shared_factories(embedder_factory, reranker_factory):
     """One embedder and one reranker per model for the whole run (fresh stores per
     question must not mean fresh worker threads per question)."""
@@ -226,19 +244,8 @@ async def run_longmemeval(
                         e = MemoryEntry(key=f"session {si} turn {ti}", content=_session_text([turn]))
                         entries.append(e)
                         unit_of[e.id] = sid
-            # A throwaway store of benchmark text, not anyone's memory: it skips the write
-            # gate, whose scanner would refuse some chat turns and skew what is measured.
-            async with store.transaction() as conn:
-                for e in entries:
-                    await Store.insert_entry(conn, e)
-            svc = _make_service(store, settings, embedder_factory, reranker_factory)
-            await svc.open()
-            t = time.perf_counter()
-            try:
-                await svc.embed_pending(batch=64)
-            except Exception as exc:  # evaluate what still works, and say why vectors are missing
-                acc.modes[f"embedding failed: {exc}"[:120]] += 1
-            embed_s += time.perf_counter() - t
+            svc, seconds = await _index(store, entries, settings, embedder_factory, reranker_factory, acc)
+            embed_s += seconds
             docs += len(entries)
             gold = {sid: 1.0 for sid in q["answer_session_ids"]}
             await _evaluate_queries(svc, [(q["question_id"], q["question"], gold)], unit_of, doc_depth,
@@ -311,17 +318,7 @@ async def run_beir(
             e = MemoryEntry(key=str(doc.get("title") or ""), content=str(doc.get("text") or ""))
             entries.append(e)
             unit_of[e.id] = str(doc["_id"])
-        async with store.transaction() as conn:
-            for e in entries:
-                await Store.insert_entry(conn, e)
-        svc = _make_service(store, settings, embedder_factory, reranker_factory)
-        await svc.open()
-        t = time.perf_counter()
-        try:
-            await svc.embed_pending(batch=64)
-        except Exception as exc:
-            acc.modes[f"embedding failed: {exc}"[:120]] += 1
-        embed_s = time.perf_counter() - t
+        svc, embed_s = await _index(store, entries, settings, embedder_factory, reranker_factory, acc)
         await _evaluate_queries(svc, [(q, queries[q], qrels[q]) for q in qids], unit_of, depth,
                                 dict(overrides or {}), acc)
         await svc.close()
