@@ -92,13 +92,18 @@ class DecayChange:
         }
 
 
-def scan_entry_text(entry: MemoryEntry) -> ScanResult:
-    """Scan every text field a model could later read: content, key and tags."""
-    for text in (entry.content, entry.key, *entry.tags):
+def scan_texts(*texts: str) -> ScanResult:
+    """The first refusal among texts, or a clean verdict."""
+    for text in texts:
         result = scan_memory_content(text)
         if result.blocked:
             return result
     return ScanResult(blocked=False)
+
+
+def scan_entry_text(entry: MemoryEntry) -> ScanResult:
+    """Scan every text field a model could later read: content, key and tags."""
+    return scan_texts(entry.content, entry.key, *entry.tags)
 
 
 def validate_shape(entry: MemoryEntry) -> None:
@@ -446,12 +451,11 @@ class WriteGate:
 
     async def write_episode_in(self, conn, episode: Episode, actor: str) -> None:
         """Episodes are memory a model reads back: the summary and entity ids meet the scanner."""
-        for text in (episode.summary, *episode.entity_ids):
-            result = scan_memory_content(text)
-            if result.blocked:
-                raise WriteRejected(result.reason or "blocked",
-                                    f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
-                                    scan=result)
+        result = scan_texts(episode.summary, *episode.entity_ids)
+        if result.blocked:
+            raise WriteRejected(result.reason or "blocked",
+                                f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
+                                scan=result)
         await conn.execute(
             "INSERT INTO episodes(id, session_key, summary, message_range_start, message_range_end, entity_ids, "
             "importance, created_at, produced_by) VALUES (?,?,?,?,?,?,?,?,?)",

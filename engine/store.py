@@ -215,6 +215,9 @@ ENTRY_COLUMNS = (
     "id, type, tier, key, content, tags, source_session, created_at, updated_at, importance, "
     "access_count, last_accessed, embedding_id, episode_id, version, superseded_by, source, pinned"
 )
+ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
+# Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
+COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
 
 
 class StoreError(Exception):
@@ -418,9 +421,8 @@ class Store:
     @staticmethod
     async def update_entry(conn, entry: MemoryEntry) -> None:
         row = entry_to_row(entry)
-        cols = [c.strip() for c in ENTRY_COLUMNS.split(",")][1:]
         await conn.execute(
-            f"UPDATE entries SET {', '.join(f'{c}=?' for c in cols)} WHERE id=?", row[1:] + (row[0],)
+            f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1:])} WHERE id=?", row[1:] + (row[0],)
         )
         await Store.log_change(conn, entry.id, "update")
 

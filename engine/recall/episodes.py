@@ -22,6 +22,7 @@ from .lexical import LexicalIndex
 from .pipeline import prepare_query
 from .results import Notice, RecallInputError
 from .tokenize import tokenize
+from .topk import stable_top_k
 from .vectors import decode_rows, encode_vector
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -151,7 +152,7 @@ class EpisodeIndex:
         if qv is not None:
             matrix = np.stack([self._vectors[e.id][1] for e in episodes])
             scores = matrix @ qv
-            order = np.lexsort((np.arange(len(scores)), -scores))[:limit]
+            order, _ = stable_top_k(np.arange(len(scores)), scores, limit)
             out.hits = [EpisodeHit(episodes[i], float(scores[i]), r) for r, i in enumerate(order.tolist(), 1)]
         else:
             out.mode = "lexical_only"

@@ -21,6 +21,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from .topk import stable_top_k
 from .vectors import VectorDimensionError
 
 
@@ -127,7 +128,7 @@ class KnowledgeBase:
             return []
         norm = np.linalg.norm(q)
         scores = self._m @ (q / norm if norm else q)
-        order = np.lexsort((np.arange(len(scores)), -scores))[:k]
+        order, _ = stable_top_k(np.arange(len(scores)), scores, k)
         return [KnowledgeHit(self._ids[i], float(scores[i]), self._texts[i]) for i in order.tolist()]
 
     def save(self) -> Path:

@@ -34,6 +34,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from .tokenize import _CJK, normalize, tokenize
+from .topk import stable_top_k
 
 TOKENIZER_VERSION = 1
 SUPERSEDED = 1  # flag bit: the entry has superseded_by set
@@ -495,14 +496,7 @@ class LexicalIndex:
         if not include_superseded and len(slots):
             keep = (self._flags[slots] & SUPERSEDED) == 0
             slots, scores = slots[keep], scores[keep]
-        if len(slots) > k:
-            part = np.argpartition(-scores, k - 1)[:k]
-            kth = scores[part].min()
-            # keep every tie at the boundary so the final order does not depend on argpartition
-            cand = np.flatnonzero(scores >= kth)
-            slots, scores = slots[cand], scores[cand]
-        order = np.lexsort((slots, -scores))[:k]
-        slots, scores = slots[order], scores[order]
+        slots, scores = stable_top_k(slots, scores, k)
         # which query terms each hit contains: one vectorised membership test over
         # the hits' term lists (a few hundred ids), not one per hit
         matched: list[list[str]] = [[] for _ in range(len(slots))]

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import decay as decay_mod
 from ..models import MemoryEntry, MemoryTier, MemoryType, from_iso, utcnow
+from ..store import COL, row_to_entry
 from .fusion import Fused, rrf_fuse
 from .lexical import LexicalHits, LexicalIndex
 from .rerank import (
@@ -70,21 +71,19 @@ class Fetched:
 
     @property
     def key(self) -> str:
-        return self._entry.key if self._entry is not None else self.row[3]
+        return self._entry.key if self._entry is not None else self.row[COL['key']]
 
     @property
     def tier(self) -> MemoryTier:
-        return self._entry.tier if self._entry is not None else MemoryTier(self.row[2])
+        return self._entry.tier if self._entry is not None else MemoryTier(self.row[COL['tier']])
 
     @property
     def superseded_by(self) -> Optional[str]:
-        return self._entry.superseded_by if self._entry is not None else self.row[15]
+        return self._entry.superseded_by if self._entry is not None else self.row[COL['superseded_by']]
 
     @property
     def entry(self) -> MemoryEntry:
         if self._entry is None:
-            from ..store import row_to_entry
-
             self._entry = row_to_entry(self.row)
         return self._entry
 
@@ -92,7 +91,9 @@ class Fetched:
         if self._entry is not None:
             return self._entry
         r = self.row
-        return _DecayView(MemoryType(r[1]), bool(r[17]), r[9], r[10], from_iso(r[11]), MemoryTier(r[2]))
+        return _DecayView(MemoryType(r[COL["type"]]), bool(r[COL["pinned"]]), r[COL["importance"]],
+                          r[COL["access_count"]], from_iso(r[COL["last_accessed"]]), MemoryTier(r[COL["tier"]]))
+
 
 SETTING_KEYS = (
     "memory.rrfK", "memory.poolSize", "memory.gateMinIdf", "memory.rerankEnabled", "memory.rerankTopK",

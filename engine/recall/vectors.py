@@ -27,6 +27,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from .lexical import SUPERSEDED
+from .topk import stable_top_k
 
 TORCH_MIN_ROWS = 256  # below this a full numpy scan is trivially cheap
 SHORTLIST_MARGIN = 64
@@ -203,13 +204,7 @@ class VectorIndex:
             if excluded is not None:
                 keep = ~excluded
                 rows, scores = rows[keep], scores[keep]
-        if len(rows) > k:
-            part = np.argpartition(-scores, k - 1)[:k]
-            kth = scores[part].min()
-            cand = np.flatnonzero(scores >= kth)
-            rows, scores = rows[cand], scores[cand]
-        order = np.lexsort((rows, -scores))[:k]
-        rows, scores = rows[order], scores[order]
+        rows, scores = stable_top_k(rows, scores, k)
         return VectorHits([self._ids[r] for r in rows.tolist()], scores.astype(np.float32))
 
     def _shortlist_torch(self, q: np.ndarray, k: int, excluded: Optional[np.ndarray]) -> np.ndarray:
