@@ -19,7 +19,7 @@ import platformdirs
 
 from .config import ConfigError, Settings, parse_assignments
 from .gate import EntryNotFound, WriteRejected
-from .memory import EntryFilter, MemoryEngine
+from .memory import EntryFilter, MemoryEngine, import_place
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 from .scanner import scan_memory_content
 from .store import StoreError
@@ -151,15 +151,31 @@ async def cmd_import(engine: MemoryEngine, args) -> int:
         if not folder.is_dir():
             raise CliError(f"{folder} is not a folder", EXIT_USAGE)
         report = await engine.import_entries(list(read_folder(folder)), actor=f"import:{args.source_format}",
-                                             verbatim=args.source_format == "echo-agent")
+                                             verbatim=args.source_format == "echo-agent",
+                                             trust_provenance=args.trust_provenance)
     else:
         if not Path(args.path).is_file():
             raise CliError(f"{args.path} is not a file", EXIT_USAGE)
-        report = await engine.import_jsonl(args.path)
+        report = await engine.import_jsonl(args.path, trust_provenance=args.trust_provenance)
+    summary = f"landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"
+    if report.all_refused:
+        summary = f"nothing imported: every entry was refused ({len(report.refused)})"
+    notes = []
+    if not args.trust_provenance and any(r["reason"] == "provenance_guard" for r in report.refused):
+        notes.append("note: imported entries land as legacy; restoring your own export, "
+                     "--trust-provenance keeps the provenance it records")
     emit(args, report.to_dict(), lambda: "\n".join(
-        [f"landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"] +
-        [f"  refused {json.dumps(r, ensure_ascii=False, default=str)}" for r in report.refused]))
+        [summary] + [f"  {_refusal_line(r)}" for r in report.refused] + notes))
+    if report.all_refused:
+        # Every line unreadable is an invalid input; any scanner or guard refusal is a refusal.
+        return EXIT_USAGE if all(r["reason"] == "invalid" for r in report.refused) else EXIT_REFUSED
     return EXIT_OK
+
+
+def _refusal_line(refusal: dict) -> str:
+    where = import_place(refusal)
+    key = f" ({refusal['key']})" if refusal.get("key") else ""
+    return f"{where}{key}: {refusal['reason']}: {refusal['message']}"
 
 
 async def cmd_working(engine: MemoryEngine, args) -> int:
@@ -186,20 +202,21 @@ async def cmd_demo(engine: MemoryEngine, args) -> int:
 def cmd_scan(args) -> int:
     """Needs no store: the scanner is a pure function."""
     if args.jsonl:
+        from .importers.jsonl import bounded_lines, parse_json_line
+
         out = sys.stdout
-        for line_no, raw in enumerate(sys.stdin.buffer, start=1):
-            if not raw.strip():
+        for line_no, raw in bounded_lines(sys.stdin.buffer):
+            if raw is not None and not raw.strip():
                 continue
-            try:
-                text = json.loads(raw.decode("utf-8"))["text"]
-                if not isinstance(text, str):
-                    raise TypeError
-            except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+            data, error = parse_json_line(raw)
+            if error is None and not (isinstance(data, dict) and isinstance(data.get("text"), str)):
+                error = 'expected a JSON object {"text": "..."}'
+            if error is not None:
                 # Unreadable input is refused like any other write would be.
                 out.write(json.dumps({"line": line_no, "blocked": True, "reason": "invalid_input",
-                                      "error": 'expected a JSON object {"text": "..."} in UTF-8'}) + "\n")
+                                      "error": error}) + "\n")
                 continue
-            out.write(json.dumps(scan_memory_content(text).to_dict(), ensure_ascii=False) + "\n")
+            out.write(json.dumps(scan_memory_content(data["text"]).to_dict(), ensure_ascii=False) + "\n")
         return EXIT_OK
     if args.text is None:
         raise CliError("scan needs TEXT or --jsonl", EXIT_USAGE)
@@ -264,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("export", cmd_export, "write every entry as JSONL").add_argument("path")
     p = add("import", cmd_import, "read JSONL, or another agent's memory folder")
     p.add_argument("path"), p.add_argument("--from", dest="source_format", choices=["echo-agent", "hermes"])
+    p.add_argument("--trust-provenance", action="store_true",
+                   help="keep the provenance the file declares (restoring your own export); audited")
     p = add("working", cmd_working, "the WORKING tier (or --core snapshot) as prompt markdown")
     p.add_argument("--session"), p.add_argument("--core", action="store_true")
     p = add("audit", cmd_audit, "the audit log")
@@ -334,7 +353,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         sys.stdout = open(os.devnull, "w")
         return EXIT_OK
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror}", file=sys.stderr)
+        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else f"error: {exc}",
+              file=sys.stderr)
         return EXIT_FAIL
 
 

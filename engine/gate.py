@@ -148,30 +148,47 @@ class WriteGate:
         verbatim lands exported entries as they were (id, version, chain, timestamps);
         a live one that meets another live entry for its key is still a replacing write,
         so the provenance guard applies."""
-        results: list[WriteOutcome | WriteRejected | InvalidValue] = []
+        chains = await self.write_chains([[entry] for entry in entries], actor, reason, verbatim)
+        return [result for [result] in chains]
+
+    async def write_chains(self, chains: Iterable[list[MemoryEntry]], actor: str, reason: str = "",
+                           verbatim: bool = False) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
+        """write_many for version chains: each chain lands whole or not at all (one
+        savepoint), so an import never leaves a superseded_by pointing at nothing. A
+        refused member is audited; the members it held back get reason chain_refused."""
         checked = []
-        for entry in entries:
-            try:
-                validate_shape(entry)
-                self._scan_or_reject(entry)
-                checked.append((entry, None))
-            except (InvalidValue, WriteRejected) as exc:
-                checked.append((entry, exc))
+        for chain in chains:
+            errors: list[Optional[Exception]] = []
+            for entry in chain:
+                try:
+                    validate_shape(entry)
+                    self._scan_or_reject(entry)
+                    errors.append(None)
+                except (InvalidValue, WriteRejected) as exc:
+                    errors.append(exc)
+            checked.append((chain, errors))
+        results: list[list[WriteOutcome | WriteRejected | InvalidValue]] = []
         async with self.store.transaction() as conn:
-            for entry, error in checked:
-                if error is None:
+            for chain, errors in checked:
+                if not any(errors):
                     await conn.execute("SAVEPOINT gate_write")
+                    outcomes: list[WriteOutcome] = []
                     try:
-                        results.append(await self._apply(conn, entry, actor, reason, verbatim))
+                        for entry in chain:
+                            outcomes.append(await self._apply(conn, entry, actor, reason, verbatim))
                         await conn.execute("RELEASE gate_write")
+                        results.append(outcomes)
                         continue
                     except WriteRejected as exc:
                         await conn.execute("ROLLBACK TO gate_write")
                         await conn.execute("RELEASE gate_write")
-                        error = exc
-                if isinstance(error, WriteRejected) and error.reason != "duplicate_id":
-                    await self._audit_rejection(conn, error, entry, actor)
-                results.append(error)
+                        errors = [None] * len(chain)
+                        errors[len(outcomes)] = exc
+                for entry, error in zip(chain, errors):
+                    if isinstance(error, WriteRejected) and error.reason != "duplicate_id":
+                        await self._audit_rejection(conn, error, entry, actor)
+                results.append([error or WriteRejected("chain_refused", "not written: another version in its "
+                                                       "chain was refused") for error in errors])
         return results
 
     async def _apply(self, conn, entry: MemoryEntry, actor: str, reason: str, verbatim: bool) -> WriteOutcome:
@@ -187,7 +204,15 @@ class WriteGate:
             await self._audit(conn, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
             return WriteOutcome("created", entry, changed=[entry])
         existing = await self.store.current_for_key(conn, entry.type, entry.key)
-        return await self._place(conn, entry, existing, actor, reason, verbatim)
+        outcome = await self._place(conn, entry, existing, actor, reason, verbatim)
+        if verbatim and outcome.action == "unchanged":
+            # The live entry already says this: older versions imported before this
+            # head now point at it, so no superseded_by names an entry never stored.
+            async with conn.execute("UPDATE entries SET superseded_by=? WHERE superseded_by=? RETURNING id",
+                                    (existing.id, entry.id)) as cur:
+                for (spliced,) in await cur.fetchall():
+                    await Store.log_change(conn, spliced, "update")
+        return outcome
 
     async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: str,
                      reason: str, verbatim: bool = False) -> WriteOutcome:

@@ -4,8 +4,11 @@ the app call this; it reads through the store and writes through the gate."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import json
 import os
+import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -88,9 +91,60 @@ class ImportReport:
     landed: int = 0
     unchanged: int = 0
     refused: list[dict[str, Any]] = field(default_factory=list)
+    trusted_provenance: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused}
+        return {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused,
+                "provenance": "declared (trusted)" if self.trusted_provenance else "capped at legacy"}
+
+    @property
+    def all_refused(self) -> bool:
+        """Something was offered and none of it is in the store."""
+        return bool(self.refused) and not self.landed and not self.unchanged
+
+    def refuse(self, where: dict, entry: Optional[MemoryEntry], reason: str, message: str, **detail: Any) -> None:
+        self.refused.append({**where, **({"key": entry.key} if entry else {}), "reason": reason, "message": message,
+                             **detail})
+
+    def record_chain(self, members: list[tuple[dict, MemoryEntry]], outcomes: list) -> None:
+        """Count one chain's gate results; a member held back names the line that sank it."""
+        culprit = next((where for (where, _), o in zip(members, outcomes)
+                        if isinstance(o, Exception) and getattr(o, "reason", "") != "chain_refused"), None)
+        for (where, entry), outcome in zip(members, outcomes):
+            if isinstance(outcome, WriteRejected):
+                info = outcome.to_dict()
+                info.pop("rejected", None)
+                if outcome.reason == "chain_refused" and culprit is not None:
+                    info["message"] = f"not written: {import_place(culprit)} of its version chain was refused"
+                self.refused.append({**where, "key": entry.key, **info})
+            elif isinstance(outcome, InvalidValue):
+                self.refuse(where, entry, "invalid", str(outcome))
+            elif outcome.action == "unchanged":
+                self.unchanged += 1
+            else:
+                self.landed += 1
+
+
+def import_place(where: dict) -> str:
+    """Where an imported entry came from, for messages: "line 7" or "user_memory.json entry 3"."""
+    if "line" in where:
+        return f"line {where['line']}"
+    return " ".join(str(where[k]) if k == "file" else f"entry {where[k]}" for k in ("file", "index") if k in where)
+
+
+def _write_private(target: Path, lines: list[str]) -> None:
+    """Write lines to target atomically via a 0600 temp file in the target's folder."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.writelines(lines)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 class MemoryEngine:
@@ -403,55 +457,147 @@ class MemoryEngine:
 
     # ---- export / import -----------------------------------------------------------
     async def export_jsonl(self, path: str | os.PathLike) -> int:
-        """Every entry, oldest version first, one JSON object a line; written atomically."""
+        """Every entry, oldest version first, one JSON object a line; written atomically
+        through a private (0600) temp file beside the target, removed on any failure."""
         target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
+        if target.is_dir():
+            raise InvalidValue(f"{target} is a folder; export needs a file path such as {target / 'memory.jsonl'}")
+        if not target.parent.is_dir():
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(target.parent))
         entries = await self.list_entries(order_by="created_at", descending=False)
         entries.sort(key=lambda e: (e.key, e.version, e.created_at))
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for entry in entries:
-                fh.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
-        os.replace(tmp, target)
+        lines = [json.dumps(entry.to_dict(), ensure_ascii=False) + "\n" for entry in entries]
+        await asyncio.to_thread(_write_private, target, lines)
         return len(entries)
 
-    async def import_jsonl(self, path: str | os.PathLike, actor: str = "import") -> ImportReport:
+    async def import_jsonl(self, path: str | os.PathLike, actor: str = "import",
+                           trust_provenance: bool = False) -> ImportReport:
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
         from .importers.jsonl import read_jsonl_entries
 
         items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
-        return await self.import_entries(items, actor, verbatim=True)
+        return await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance)
 
     async def import_entries(self, entries: Iterable[tuple[dict, MemoryEntry | str]], actor: str,
-                             verbatim: bool, batch: int = 500) -> ImportReport:
+                             verbatim: bool, batch: int = 500, trust_provenance: bool = False) -> ImportReport:
         """Land converted entries: (where, entry-or-error) pairs, gated in batches.
 
-        verbatim keeps ids, versions and chains (formats that have them)."""
+        A file's declared provenance cannot be verified, so entries land as LEGACY (the
+        spec's "migrated, unverified") and unpinned unless trust_provenance says a person
+        is restoring their own export; the audit records which. Only SEMANTIC and ARCHIVAL
+        entries are imported: a WORKING note belongs to a live session's prompt. verbatim
+        keeps ids, versions and chains (formats that have them); a chain lands whole or
+        not at all."""
         report = ImportReport()
-        pending: list[tuple[dict, MemoryEntry]] = []
-
-        async def flush() -> None:
-            results = await self.gate.write_many([e for _, e in pending], actor, "import", verbatim=verbatim)
-            for (where, entry), result in zip(pending, results):
-                if isinstance(result, WriteRejected):
-                    report.refused.append({**where, "key": entry.key, **result.to_dict()})
-                elif isinstance(result, InvalidValue):
-                    report.refused.append({**where, "key": entry.key, "reason": "invalid", "message": str(result)})
-                elif result.action == "unchanged":
-                    report.unchanged += 1
-                else:
-                    report.landed += 1
-            pending.clear()
-
+        items: list[tuple[dict, MemoryEntry]] = []
         for where, entry in entries:
             if isinstance(entry, str):
-                report.refused.append({**where, "reason": "invalid", "message": entry})
-                continue
-            pending.append((where, entry))
-            if len(pending) >= batch:
-                await flush()
-        if pending:
-            await flush()
+                report.refuse(where, None, "invalid", entry)
+            elif entry.tier not in (MemoryTier.SEMANTIC, MemoryTier.ARCHIVAL):
+                report.refuse(where, entry, "invalid", f"tier {entry.tier.label} is not imported: only semantic "
+                              "and archival entries are (a working note belongs to a live session)")
+            else:
+                if not trust_provenance:
+                    entry.source = ProvenanceLevel.LEGACY
+                    entry.pinned = False  # a pin is a person's choice, and puts the entry first in every prompt
+                items.append((where, entry))
+        chains = await self._import_chains(items, report) if verbatim else [[item] for item in items]
+        reason = "import, declared provenance trusted" if trust_provenance else "import, provenance capped at legacy"
+        pending: list[list[tuple[dict, MemoryEntry]]] = []
+        for chain in chains + [None]:
+            if pending and (chain is None or sum(map(len, pending)) + len(chain) > batch):
+                results = await self.gate.write_chains([[e for _, e in c] for c in pending], actor, reason, verbatim)
+                for members, outcomes in zip(pending, results):
+                    report.record_chain(members, outcomes)
+                pending.clear()
+            if chain:
+                pending.append(chain)
+        report.trusted_provenance = trust_provenance
+        report.refused.sort(key=lambda r: (str(r.get("file", "")), r.get("line", r.get("index", -1))))
         return report
+
+    async def _import_chains(self, items: list[tuple[dict, MemoryEntry]],
+                             report: ImportReport) -> list[list[tuple[dict, MemoryEntry]]]:
+        """Group verbatim entries into version chains (linked by superseded_by), refusing
+        with its place every line that would break one: a repeated id, an id taken by a
+        different stored entry, a link to an entry not in the file, a superseded entry
+        outside ARCHIVAL, a loop; a chain with a refused line is refused whole. Entries
+        already stored as they are (a re-run import) count as unchanged."""
+        by_id: dict[str, tuple[dict, MemoryEntry]] = {}
+        problems: dict[str, str] = {}
+        for where, entry in items:
+            if entry.id in by_id:
+                report.refuse(where, entry, "invalid",
+                              f"id {entry.id} already appears at {import_place(by_id[entry.id][0])}")
+            else:
+                by_id[entry.id] = (where, entry)
+        stored = await self._stored_identities(list(by_id))
+        present = set()
+        for entry_id, (where, entry) in by_id.items():
+            if entry_id in stored:
+                if stored[entry_id] == (entry.type, entry.key, entry.content):
+                    present.add(entry_id)
+                else:
+                    problems[entry_id] = (f"id {entry_id} is already taken by a different stored entry "
+                                          f"({stored[entry_id][1]!r})")
+            elif entry.superseded_by is not None:
+                if entry.superseded_by == entry_id:
+                    problems[entry_id] = "superseded_by names the entry itself"
+                elif entry.superseded_by not in by_id:
+                    problems[entry_id] = (f"superseded_by names {entry.superseded_by}, which is not among "
+                                          "this import's valid entries")
+                elif entry.tier is not MemoryTier.ARCHIVAL:
+                    problems[entry_id] = f"a superseded entry must be archival, not {entry.tier.label}"
+        parent = {entry_id: entry_id for entry_id in by_id}
+
+        def root(entry_id: str) -> str:
+            while parent[entry_id] != entry_id:
+                parent[entry_id] = parent[parent[entry_id]]
+                entry_id = parent[entry_id]
+            return entry_id
+
+        for entry_id, (_, entry) in by_id.items():
+            if entry.superseded_by in by_id:
+                parent[root(entry_id)] = root(entry.superseded_by)
+        groups: dict[str, list[str]] = {}
+        for entry_id in by_id:
+            groups.setdefault(root(entry_id), []).append(entry_id)
+        chains = []
+        for members in groups.values():
+            ids = set(members)
+            if not any(by_id[m][1].superseded_by not in ids for m in members):
+                for m in members:
+                    problems.setdefault(m, "its version chain loops (every version is superseded by another)")
+            bad = [m for m in members if m in problems]
+            if bad:
+                first = by_id[bad[0]]
+                for m in members:
+                    where, entry = by_id[m]
+                    if m in problems:
+                        report.refuse(where, entry, "invalid", problems[m])
+                    elif m in present:
+                        report.unchanged += 1
+                    else:
+                        report.refuse(where, entry, "chain_refused", f"not written: {import_place(first[0])} of its "
+                                      f"version chain was refused ({problems[bad[0]]})")
+                continue
+            report.unchanged += len(ids & present)
+            # Superseded versions first, heads last: a head may meet a live entry for its key.
+            chain = sorted((by_id[m] for m in members if m not in present),
+                           key=lambda item: item[1].superseded_by is None)
+            if chain:
+                chains.append(chain)
+        return chains
+
+    async def _stored_identities(self, ids: list[str]) -> dict[str, tuple[MemoryType, str, str]]:
+        """(type, key, content) of the stored entries among ids."""
+        found = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = await self.store.fetchall(
+                f"SELECT id, type, key, content FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            found.update({r[0]: (MemoryType(r[1]), r[2], r[3]) for r in rows})
+        return found
 
     # ---- sessions, consolidation, contradictions
     @property

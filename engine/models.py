@@ -164,8 +164,8 @@ class MemoryEntry:
         for name, lowest in (("access_count", 0), ("version", 1)):
             if name in kwargs:
                 value = kwargs[name]
-                _require(isinstance(value, int) and not isinstance(value, bool) and value >= lowest, name,
-                         f"an integer >= {lowest}")
+                _require(isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= MAX_COUNT,
+                         name, f"an integer in [{lowest}, {MAX_COUNT}]")
         if "importance" in kwargs:
             kwargs["importance"] = validate_importance(kwargs["importance"])
         for name, enum_type in (("type", MemoryType), ("tier", MemoryTier), ("source", ProvenanceLevel)):
@@ -181,7 +181,14 @@ class MemoryEntry:
                     kwargs[name] = from_iso(value)
                 except ValueError:
                     raise InvalidValue(f"field {name!r} is not an ISO timestamp: {value!r}") from None
+                except OverflowError:
+                    raise InvalidValue(f"field {name!r} is out of range: {value!r}") from None
         return cls(**kwargs)
+
+
+# Counts (version, access_count) from outside: far beyond any real memory, and far
+# below SQLite's 64-bit INTEGER, so `access_count + 1` never overflows in the store.
+MAX_COUNT = 2**31 - 1
 
 
 def _require(ok: Any, name: str, expected: str) -> None:

@@ -1,6 +1,7 @@
 """Echo-Agent memory folders: user_memory.json and env_memory.json, JSON arrays of
 entries. Timestamps are naive local ISO strings; `source` (newer versions only)
-is free text. Entries without a recognisable source come in as legacy."""
+is free text. Entries without a recognisable source come in as legacy; the import
+keeps a declared source only when told to trust it (MemoryEngine.import_entries)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from . import read_capped
 
 FILES = {"user_memory.json": MemoryType.USER, "env_memory.json": MemoryType.ENVIRONMENT}
 
@@ -42,9 +44,12 @@ def _local_to_utc(value: Any, field: str) -> datetime | None:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         raise InvalidValue(f"{field} {value!r} is not an ISO timestamp") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.astimezone()  # naive means the machine's local time
-    return parsed.astimezone(timezone.utc)
+    try:
+        if parsed.tzinfo is None:
+            parsed = parsed.astimezone()  # naive means the machine's local time
+        return parsed.astimezone(timezone.utc)
+    except (OverflowError, OSError):
+        raise InvalidValue(f"{field} {value!r} is out of range") from None
 
 
 def convert(raw: dict[str, Any], default_type: MemoryType) -> MemoryEntry:
@@ -85,9 +90,15 @@ def read_folder(folder: Path) -> Iterator[tuple[dict, MemoryEntry | str]]:
             continue
         found = True
         try:
-            items = json.loads(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            items = json.loads(read_capped(path).decode("utf-8"))
+        except InvalidValue as exc:
+            yield {"file": name}, str(exc)
+            continue
+        except (UnicodeDecodeError, ValueError) as exc:
             yield {"file": name}, f"{name} is not valid UTF-8 JSON: {exc}"
+            continue
+        except RecursionError:
+            yield {"file": name}, f"{name}: JSON nested too deeply"
             continue
         if not isinstance(items, list):
             yield {"file": name}, f"{name} must hold a JSON array of entries"
@@ -101,7 +112,7 @@ def read_folder(folder: Path) -> Iterator[tuple[dict, MemoryEntry | str]]:
                 continue
             try:
                 yield where, convert(raw, default_type)
-            except (InvalidValue, ValueError) as exc:
+            except (ValueError, OverflowError, TypeError) as exc:
                 yield where, str(exc)
     if not found:
         raise InvalidValue(f"{folder} holds neither user_memory.json nor env_memory.json")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..models import InvalidValue, MemoryEntry, MemoryType, ProvenanceLevel
+from . import read_capped
 
 FILES = {"MEMORY.md": MemoryType.ENVIRONMENT, "USER.md": MemoryType.USER}
 _SEPARATOR = re.compile(r"^\s*§\s*$", re.MULTILINE)
@@ -31,7 +32,10 @@ def read_folder(folder: Path) -> Iterator[tuple[dict, MemoryEntry | str]]:
             continue
         found = True
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_capped(path).decode("utf-8")
+        except InvalidValue as exc:
+            yield {"file": name}, str(exc)
+            continue
         except UnicodeDecodeError as exc:
             yield {"file": name}, f"{name} is not UTF-8 (byte {exc.start})"
             continue

@@ -4,34 +4,68 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, BinaryIO, Iterator, Optional
 
 from ..models import InvalidValue, MemoryEntry
+
+# A line holds one entry: 65,536 characters of content at most 4 bytes each, plus the
+# other fields. Anything longer is refused without being read whole.
+MAX_LINE_BYTES = 1 << 20
+
+
+def bounded_lines(fh: BinaryIO, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, Optional[bytes]]]:
+    """Yield (line number, bytes) for each line, or (line number, None) for a line longer
+    than limit bytes, which is skipped in chunks so memory stays bounded."""
+    line_no = 0
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        line_no += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = fh.readline(limit)
+            yield line_no, None
+            continue
+        yield line_no, line
+
+
+def parse_json_line(line: Optional[bytes], limit: int = MAX_LINE_BYTES) -> tuple[Any, Optional[str]]:
+    """(value, None) for a line of UTF-8 JSON, or (None, why not)."""
+    if line is None:
+        return None, f"line is longer than {limit:,} bytes; not read"
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 (byte {exc.start})"
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, f"malformed JSON: {exc.msg} at column {exc.colno}"
+    except RecursionError:
+        return None, "JSON nested too deeply"
+    except ValueError as exc:  # e.g. an integer literal of thousands of digits
+        return None, f"malformed JSON: {exc}"
 
 
 def read_jsonl_entries(path: Path) -> Iterator[tuple[int, Optional[MemoryEntry], Optional[str]]]:
     """Yield (line number, entry, None) or (line number, None, error) for each non-blank line."""
     try:
-        raw = path.read_bytes()
+        fh = open(path, "rb")
     except OSError as exc:
         raise InvalidValue(f"cannot read {path}: {exc.strerror}") from exc
-    for line_no, line in enumerate(raw.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield line_no, None, f"not UTF-8 (byte {exc.start})"
-            continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            yield line_no, None, f"malformed JSON: {exc.msg} at column {exc.colno}"
-            continue
-        if not isinstance(data, dict):
-            yield line_no, None, "expected a JSON object"
-            continue
-        try:
-            yield line_no, MemoryEntry.from_dict(data), None
-        except InvalidValue as exc:
-            yield line_no, None, str(exc)
+    with fh:
+        for line_no, line in bounded_lines(fh):
+            if line is not None and not line.strip():
+                continue
+            data, error = parse_json_line(line)
+            if error is not None:
+                yield line_no, None, error
+                continue
+            if not isinstance(data, dict):
+                yield line_no, None, "expected a JSON object"
+                continue
+            try:
+                yield line_no, MemoryEntry.from_dict(data), None
+            except (ValueError, OverflowError, TypeError) as exc:
+                yield line_no, None, str(exc)

@@ -36,7 +36,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from ..models import MemoryEntry, utcnow
+from ..models import InvalidValue, MemoryEntry, utcnow
 from ..store import Store
 from .pipeline import prepare_query
 
@@ -211,12 +211,15 @@ async def run_longmemeval(
     if granularity not in ("session", "turn"):
         raise ValueError(f"granularity must be 'session' or 'turn', got {granularity!r}")
     path = Path(path)
+    if not path.is_file():
+        raise InvalidValue(f"no such file: {path}")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FileNotFoundError(f"LongMemEval file not found: {path}") from None
-    if not isinstance(data, list) or (data and "haystack_sessions" not in data[0]):
-        raise ValueError(f"{path} is not a LongMemEval file (expected a list of questions with haystack_sessions)")
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, list) or (data and not (isinstance(data[0], dict) and "haystack_sessions" in data[0])):
+        raise InvalidValue(f"{path} is not a LongMemEval file (expected a JSON list of questions with "
+                           "haystack_sessions)")
     settings = _settings(overrides)
     questions = [q for q in data if not str(q["question_id"]).endswith("_abs")]
     skipped = len(data) - len(questions)
@@ -294,7 +297,7 @@ async def run_beir(
     folder = Path(folder)
     for need in ("corpus.jsonl", "queries.jsonl", f"qrels/{split}.tsv"):
         if not (folder / need).exists():
-            raise FileNotFoundError(f"{folder} is not a BEIR dataset: {need} is missing")
+            raise InvalidValue(f"{folder} is not a BEIR dataset: no such file {need}")
     settings = _settings(overrides)
     corpus = _read_jsonl(folder / "corpus.jsonl")
     queries = {str(q["_id"]): q["text"] for q in _read_jsonl(folder / "queries.jsonl")}

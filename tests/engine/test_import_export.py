@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from engine import MemoryEngine, ProvenanceLevel
+from engine import MemoryEngine, MemoryTier, ProvenanceLevel
 from engine.demo import build_demo
 from tests.conftest import FROZEN_NOW
 
@@ -14,14 +14,18 @@ def comparable(entries):
 
 
 async def test_export_import_round_trip_is_lossless(engine, tmp_path):
+    """Restoring one's own export (provenance trusted) gives back every entry but the
+    WORKING notes, which belong to a live session and are never imported."""
     await build_demo(engine, now=FROZEN_NOW)
     path = tmp_path / "out.jsonl"
     count = await engine.export_jsonl(path)
     assert count == await engine.count_entries()
+    kept = [e for e in await engine.list_entries() if e.tier is not MemoryTier.WORKING]
     async with await MemoryEngine.open(tmp_path / "copy.db") as copy:
-        report = await copy.import_jsonl(path)
-        assert report.refused == [] and report.landed == count
-        assert comparable(await copy.list_entries()) == comparable(await engine.list_entries())
+        report = await copy.import_jsonl(path, trust_provenance=True)
+        assert report.landed == len(kept) and len(report.refused) == count - len(kept)
+        assert all("tier working is not imported" in r["message"] for r in report.refused)
+        assert comparable(await copy.list_entries()) == comparable(kept)
 
 
 async def test_malformed_lines_are_reported_and_the_rest_lands(engine, tmp_path):
@@ -59,7 +63,8 @@ async def test_echo_agent_folder(engine, tmp_path):
     (tmp_path / "user_memory.json").write_text(json.dumps(user))
     (tmp_path / "env_memory.json").write_text(json.dumps(env))
     from engine.importers.echo_agent import read_folder
-    report = await engine.import_entries(list(read_folder(tmp_path)), actor="import", verbatim=True)
+    report = await engine.import_entries(list(read_folder(tmp_path)), actor="import", verbatim=True,
+                                         trust_provenance=True)
     assert report.landed == 4 and [r["index"] for r in report.refused] == [2]
     assert (await engine.get("u1")).source is ProvenanceLevel.USER_STATED
     assert (await engine.get("u2")).source is ProvenanceLevel.LEGACY  # no source given

@@ -51,7 +51,7 @@ async def test_run_beir_reports_every_method(tmp_path):
 
 
 async def test_run_beir_missing_files(tmp_path):
-    with pytest.raises(FileNotFoundError, match="corpus.jsonl"):
+    with pytest.raises(ValueError, match="corpus.jsonl"):
         await run_beir(tmp_path)
 
 
