@@ -102,9 +102,8 @@ class ImportReport:
         """Something was offered and none of it is in the store."""
         return bool(self.refused) and not self.landed and not self.unchanged
 
-    def refuse(self, where: dict, entry: Optional[MemoryEntry], reason: str, message: str, **detail: Any) -> None:
-        self.refused.append({**where, **({"key": entry.key} if entry else {}), "reason": reason, "message": message,
-                             **detail})
+    def refuse(self, where: dict, entry: Optional[MemoryEntry], reason: str, message: str) -> None:
+        self.refused.append({**where, **({"key": entry.key} if entry else {}), "reason": reason, "message": message})
 
     def record_chain(self, members: list[tuple[dict, MemoryEntry]], outcomes: list) -> None:
         """Count one chain's gate results; a member held back names the line that sank it."""
