@@ -8,7 +8,9 @@ provenance it may store and whether it may take a person-only action.
     import         a file being imported: at most consolidated, unless a person
                    vouches for it (Actor.importer(trusted=True))
 
-An unnamed API caller is an agent: a person's powers are never the default."""
+An unnamed API caller is an agent: a person's powers are never the default. A plain
+name is trusted as said (in-process callers); a server for agents must build
+Actor.agent(...) itself and never pass on a name its client chose."""
 
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ _CAPS = {
 
 # The names existing callers pass as plain strings (and the audit log has always shown).
 _PERSON_NAMES = {"user", "person", "cli", "app", "demo"}
-_SYSTEM_NAMES = {"consolidation": ActorKind.CONSOLIDATION, "engine": ActorKind.CONSOLIDATION}
+_CONSOLIDATION_NAMES = {"consolidation", "engine"}
 
 
 @dataclass(frozen=True)
@@ -77,8 +79,8 @@ class Actor:
         head = value.split(":", 1)[0]
         if value in _PERSON_NAMES or head == "person":
             return cls.person(value)
-        if value in _SYSTEM_NAMES or head == "consolidation":
-            return cls(ActorKind.CONSOLIDATION, value, _CAPS[ActorKind.CONSOLIDATION])
+        if value in _CONSOLIDATION_NAMES or head == "consolidation":
+            return cls.consolidation(value)
         if head == "import":
             return cls.importer(value, trusted=True)
         return cls.agent(value)

@@ -320,17 +320,6 @@ class WriteGate:
             await self._audit(conn, "reject", actor, target, exc.reason, {"action": action, "message": exc.message})
         raise exc
 
-    async def _refuse_above_actor(self, actor: AnyActor, entry: MemoryEntry, action: str) -> None:
-        """An actor may change the state of (pin, archive) only what it could have written."""
-        actor = Actor.parse(actor)
-        if entry.source.value > actor.max_source.value:
-            exc = WriteRejected("provenance_guard", f"{actor.name!r} ({actor.kind.value}) may not {action} "
-                                f"{entry.key!r}, which is {entry.source.label}", existing_id=entry.id)
-            async with self.store.transaction() as conn:
-                await self._audit(conn, "reject", actor, entry.id, exc.reason,
-                                  {"action": action, "key": entry.key, "message": exc.message})
-            raise exc
-
     # ---- state changes -------------------------------------------------------------
     async def _load(self, conn, entry_id: str) -> MemoryEntry:
         async with conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,)) as cur:
@@ -345,10 +334,18 @@ class WriteGate:
             return await cur.fetchone() is not None
 
     async def _check_actor_may_change(self, entry_id: str, actor: AnyActor, action: str) -> None:
+        """An actor may change the state of (pin, archive) only what it could have written."""
         entry = await self.store.get_entry(entry_id)
         if entry is None:
             raise EntryNotFound(entry_id)
-        await self._refuse_above_actor(actor, entry, action)
+        actor = Actor.parse(actor)
+        if entry.source.value > actor.max_source.value:
+            exc = WriteRejected("provenance_guard", f"{actor.name!r} ({actor.kind.value}) may not {action} "
+                                f"{entry.key!r}, which is {entry.source.label}", existing_id=entry.id)
+            async with self.store.transaction() as conn:
+                await self._audit(conn, "reject", actor, entry.id, exc.reason,
+                                  {"action": action, "key": entry.key, "message": exc.message})
+            raise exc
 
     async def set_pinned(self, entry_id: str, pinned: bool, actor: AnyActor) -> WriteOutcome:
         await self._check_actor_may_change(entry_id, actor, "pin" if pinned else "unpin")
@@ -551,7 +548,7 @@ class WriteGate:
 
     async def write_episode_in(self, conn, episode: Episode, actor: AnyActor) -> None:
         """Episodes are memory a model reads back: every field is validated, and the
-        summary and entity ids meet the scanner."""
+        summary, entity ids and session key meet the scanner."""
         validate_session_key(episode.session_key)
         validate_content(episode.summary, "summary", MAX_SUMMARY_CHARS)
         validate_id(episode.id)
@@ -559,7 +556,7 @@ class WriteGate:
             raise InvalidValue(f"{len(episode.entity_ids)} entities; the limit is {MAX_ENTITIES}")
         for entity in episode.entity_ids:
             validate_name(entity, "entity", MAX_KEY_CHARS)
-        result = scan_texts(episode.summary, *episode.entity_ids)
+        result = scan_texts(episode.summary, *episode.entity_ids, episode.session_key)
         if result.blocked:
             raise WriteRejected(result.reason or "blocked",
                                 f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
