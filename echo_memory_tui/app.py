@@ -26,6 +26,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
 from engine import (
+    Actor,
     EntryNotFound,
     InvalidValue,
     MemoryEngine,
@@ -201,6 +202,7 @@ class EchoMemoryApp(App[int]):
         except Exception as exc:  # anything else still must not take the app down
             self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
+        engine.actor = Actor.person("user")  # the app acts for the person at the keyboard
         self.post_message(EngineReady(engine))
 
     def on_engine_ready(self, message: EngineReady) -> None:

@@ -4,6 +4,7 @@ written through one gate, recalled by a hybrid pipeline.
 This package never imports Textual or Rich, and importing it does not import
 torch: models load lazily. The app uses only the names exported here."""
 
+from .actors import Actor, ActorKind
 from .config import KNOBS, ConfigError, Knob, Settings, default_config_path, parse_assignments
 from .gate import DecayChange, EntryNotFound, WriteOutcome, WriteRejected, provenance_guard
 from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange
@@ -24,7 +25,7 @@ from .store import ReadOnlyStore, StoreError
 from .working import Rendered
 
 __all__ = [
-    "AuditRecord", "ConfigError", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
+    "Actor", "ActorKind", "AuditRecord", "ConfigError", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
     "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
     "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",

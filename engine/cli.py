@@ -11,17 +11,19 @@ import asyncio
 import importlib
 import json
 import os
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Optional
 
 import platformdirs
 
+from .actors import Actor
 from .config import ConfigError, Settings, parse_assignments
 from .gate import EntryNotFound, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
-from .scanner import scan_memory_content
+from .scanner import MAX_CONTENT_CHARS, scan_memory_content
 from .store import StoreError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
@@ -35,6 +37,17 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = EXIT_FAIL):
         super().__init__(message)
         self.code = code
+
+
+def positive_int(text: str) -> int:
+    """argparse type for counts: refused before any store opens or model loads."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
 
 
 def default_db_path() -> Path:
@@ -101,9 +114,9 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
 
 
 async def cmd_add(engine: MemoryEngine, args) -> int:
-    tags = [t for t in (args.tags or "").split(",") if t.strip()]
-    outcome = await engine.add(args.key, read_text_arg(args.content), args.type, args.source, tags,
-                               args.importance, args.pin, actor="cli")
+    tags = (args.tags or "").split(",")
+    outcome = await engine.add(args.key, read_text_arg(args.content, MAX_CONTENT_CHARS), args.type, args.source,
+                               tags, args.importance, args.pin, actor="cli")
     emit(args, outcome.to_dict(), lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
     return EXIT_OK
 
@@ -229,18 +242,30 @@ def cmd_scan(args) -> int:
     return EXIT_OK
 
 
-def read_text_arg(value: str) -> str:
-    """`-` reads the text from stdin, strictly as UTF-8; an argument must be UTF-8 too."""
+def read_text_arg(value: str, limit: Optional[int] = None) -> str:
+    """`-` reads the text from stdin, strictly as UTF-8; an argument must be UTF-8 too.
+    With a limit (in characters), stdin is read no further than the limit allows, so
+    oversize input is refused without holding it whole."""
     if value != "-":
         try:
             value.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise InvalidValue(f"argument is not UTF-8 (byte {exc.start})") from None
+        if limit is not None and len(value) > limit:
+            raise InvalidValue(f"content is {len(value):,} characters; the limit is {limit:,}")
         return value
+    # A character is at most 4 UTF-8 bytes: more bytes than that is over the limit.
+    max_bytes = None if limit is None else 4 * limit
+    raw = sys.stdin.buffer.read() if max_bytes is None else sys.stdin.buffer.read(max_bytes + 1)
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise InvalidValue(f"content on stdin is over the limit of {limit:,} characters")
     try:
-        return sys.stdin.buffer.read().decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidValue(f"stdin is not UTF-8 (byte {exc.start})") from exc
+    if limit is not None and len(text) > limit:
+        raise InvalidValue(f"content on stdin is {len(text):,} characters; the limit is {limit:,}")
+    return text
 
 
 # ---- parser ----------------------------------------------------------------------------
@@ -293,7 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def run_with_engine(args, settings: Settings) -> int:
-    engine = await MemoryEngine.open(args.db or default_db_path(), settings, read_only=args.read_only)
+    engine = await MemoryEngine.open(args.db or default_db_path(), settings, read_only=args.read_only,
+                                     actor=Actor.person("cli"))
     try:
         if engine.read_only and not args.read_only:
             print(f"notice: {engine.path} is not writable; opened read-only", file=sys.stderr)
@@ -347,6 +373,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         return exc.code
     except (StoreError, EntryNotFound) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAIL
+    except sqlite3.OperationalError as exc:
+        if "full" not in str(exc):
+            raise
+        print(f"error: the disk holding the store is full ({exc}); nothing was written", file=sys.stderr)
         return EXIT_FAIL
     except BrokenPipeError:
         # The reader (e.g. `| head`) went away: not an error of ours.

@@ -11,8 +11,23 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Optional
 
+from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import effective_importance, is_exempt
+from .fields import (
+    AUDIT_EXCERPT_CHARS,
+    MAX_ENTITIES,
+    MAX_KEY_CHARS,
+    MAX_SUMMARY_CHARS,
+    excerpt,
+    require_str,
+    validate_content,
+    validate_id,
+    validate_key,
+    validate_name,
+    validate_session_key,
+    validate_tags,
+)
 from .models import (
     Episode,
     InvalidValue,
@@ -25,12 +40,8 @@ from .models import (
     utcnow,
     validate_importance,
 )
-from .scanner import scan_memory_content
+from .scanner import MAX_CONTENT_CHARS, scan_memory_content
 from .store import ENTRY_COLUMNS, Store, row_to_entry
-
-MAX_KEY_CHARS = 512
-MAX_TAGS = 64
-
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
     """The spec's guard: a lower-credibility source never overwrites a higher one."""
@@ -102,24 +113,28 @@ def scan_texts(*texts: str) -> ScanResult:
 
 
 def scan_entry_text(entry: MemoryEntry) -> ScanResult:
-    """Scan every text field a model could later read: content, key and tags."""
-    return scan_texts(entry.content, entry.key, *entry.tags)
+    """Scan every free-text field a model could later read: content, key, tags and the
+    session key. Ids have a grammar that leaves no room for text (validate_shape)."""
+    return scan_texts(entry.content, entry.key, *entry.tags, entry.source_session)
 
 
 def validate_shape(entry: MemoryEntry) -> None:
-    for name, text in (("key", entry.key), ("content", entry.content), *(("tag", t) for t in entry.tags)):
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise InvalidValue(f"{name} is not valid UTF-8 text (undecodable byte at offset {exc.start})") from None
-    if not entry.key.strip():
-        raise InvalidValue("key must not be empty")
-    if len(entry.key) > MAX_KEY_CHARS:
-        raise InvalidValue(f"key is {len(entry.key)} characters; the limit is {MAX_KEY_CHARS}")
-    if not entry.content.strip():
-        raise InvalidValue("content must not be empty")
-    if len(entry.tags) > MAX_TAGS:
-        raise InvalidValue(f"{len(entry.tags)} tags; the limit is {MAX_TAGS}")
+    """Every stored string of an entry, by type, length and grammar (engine/fields.py);
+    content is measured first, so an oversize text costs nothing more. Content over
+    the limit is left to the scanner, which refuses it as too_large (audited)."""
+    if not (isinstance(entry.content, str) and len(entry.content) > MAX_CONTENT_CHARS):
+        validate_content(entry.content)
+    validate_key(entry.key)
+    validate_tags(entry.tags)
+    if entry.source_session:
+        validate_session_key(entry.source_session, "source_session")
+    else:
+        require_str(entry.source_session, "source_session")
+    validate_id(entry.id)
+    validate_id(entry.embedding_id, "embedding_id", optional=True)
+    validate_id(entry.episode_id, "episode_id", optional=True)
+    if entry.superseded_by is not None:
+        validate_id(entry.superseded_by, "superseded_by")
     validate_importance(entry.importance)
 
 
@@ -132,14 +147,14 @@ class WriteGate:
         self.clock = clock
 
     # ---- content writes ------------------------------------------------------------
-    async def write(self, incoming: MemoryEntry, actor: str, reason: str = "") -> WriteOutcome:
+    async def write(self, incoming: MemoryEntry, actor: AnyActor, reason: str = "") -> WriteOutcome:
         """Create or replace the live entry for (type, key), as one audited transaction."""
         [result] = await self.write_many([incoming], actor, reason)
         if isinstance(result, Exception):
             raise result
         return result
 
-    async def write_many(self, entries: Iterable[MemoryEntry], actor: str, reason: str = "",
+    async def write_many(self, entries: Iterable[MemoryEntry], actor: AnyActor, reason: str = "",
                          verbatim: bool = False) -> list[WriteOutcome | WriteRejected | InvalidValue]:
         """Gate each entry in turn inside one transaction, one savepoint each: a refused
         entry is audited and rolled back alone, the rest land. Returns, per entry, its
@@ -151,22 +166,26 @@ class WriteGate:
         chains = await self.write_chains([[entry] for entry in entries], actor, reason, verbatim)
         return [result for [result] in chains]
 
-    async def write_chains(self, chains: Iterable[list[MemoryEntry]], actor: str, reason: str = "",
+    async def write_chains(self, chains: Iterable[list[MemoryEntry]], actor: AnyActor, reason: str = "",
                            verbatim: bool = False) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
         """write_many for version chains: each chain lands whole or not at all (one
         savepoint), so an import never leaves a superseded_by pointing at nothing. A
         refused member is audited; the members it held back get reason chain_refused."""
+        actor = Actor.parse(actor)
         checked = []
         for chain in chains:
+            capped: list[MemoryEntry] = []
             errors: list[Optional[Exception]] = []
             for entry in chain:
                 try:
                     validate_shape(entry)
+                    entry = self.cap_source(entry, actor)
                     self._scan_or_reject(entry)
                     errors.append(None)
                 except (InvalidValue, WriteRejected) as exc:
                     errors.append(exc)
-            checked.append((chain, errors))
+                capped.append(entry)
+            checked.append((capped, errors))
         results: list[list[WriteOutcome | WriteRejected | InvalidValue]] = []
         async with self.store.transaction() as conn:
             for chain, errors in checked:
@@ -191,7 +210,7 @@ class WriteGate:
                                                        "chain was refused") for error in errors])
         return results
 
-    async def _apply(self, conn, entry: MemoryEntry, actor: str, reason: str, verbatim: bool) -> WriteOutcome:
+    async def _apply(self, conn, entry: MemoryEntry, actor: AnyActor, reason: str, verbatim: bool) -> WriteOutcome:
         if verbatim:
             if await self._exists(conn, entry.id):
                 raise WriteRejected("duplicate_id", f"an entry with id {entry.id} already exists", id=entry.id)
@@ -200,9 +219,8 @@ class WriteGate:
                 await self._audit(conn, "import", actor, entry.id, reason, {"key": entry.key, "version": entry.version})
                 return WriteOutcome("created", entry, changed=[entry])
         elif entry.tier is MemoryTier.WORKING:
-            await Store.insert_entry(conn, entry)
-            await self._audit(conn, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
-            return WriteOutcome("created", entry, changed=[entry])
+            return await self._place_working(conn, entry, actor, reason)
+        await self._refuse_other_type(conn, entry)
         existing = await self.store.current_for_key(conn, entry.type, entry.key)
         outcome = await self._place(conn, entry, existing, actor, reason, verbatim)
         if verbatim and outcome.action == "unchanged":
@@ -214,13 +232,23 @@ class WriteGate:
                     await Store.log_change(conn, spliced, "update")
         return outcome
 
-    async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: str,
-                     reason: str, verbatim: bool = False) -> WriteOutcome:
-        if existing is None:
-            await Store.insert_entry(conn, incoming)
-            await self._audit(conn, "write", actor, incoming.id, reason,
-                              {"key": incoming.key, "source": incoming.source.label, "version": incoming.version})
-            return WriteOutcome("created", incoming, changed=[incoming])
+    async def _place_working(self, conn, entry: MemoryEntry, actor: AnyActor, reason: str) -> WriteOutcome:
+        """A session's WORKING notes hold one note per key: a newer note replaces the
+        older one (under the guard), so the working prompt never shows a key twice."""
+        async with conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='working' AND source_session=? "
+                                "AND key=? ORDER BY created_at DESC LIMIT 1", (entry.source_session, entry.key)) as cur:
+            row = await cur.fetchone()
+        previous = None if row is None else row_to_entry(row)
+        if previous is not None:
+            self._guard_or_reject(previous, entry)
+            await Store.delete_entry(conn, previous.id)
+            await self._audit(conn, "drop_working", actor, previous.id, f"replaced by {entry.id}")
+        await Store.insert_entry(conn, entry)
+        await self._audit(conn, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
+        return WriteOutcome("replaced" if previous else "created", entry, replaced=previous, changed=[entry])
+
+    @staticmethod
+    def _guard_or_reject(existing: MemoryEntry, incoming: MemoryEntry) -> None:
         if not provenance_guard(existing, incoming):
             raise WriteRejected(
                 "provenance_guard",
@@ -229,6 +257,34 @@ class WriteGate:
                 existing_id=existing.id, existing_source=existing.source.label,
                 incoming_source=incoming.source.label,
             )
+
+    @staticmethod
+    def cap_source(entry: MemoryEntry, actor: Actor) -> MemoryEntry:
+        """An actor stores at most its own provenance, whatever the entry claims (an
+        agent's "user_stated" is model_inferred); the audit record shows what landed."""
+        capped = actor.cap(entry.source)
+        return entry if capped is entry.source else replace(entry, source=capped)
+
+    async def _refuse_other_type(self, conn, entry: MemoryEntry) -> None:
+        """A key names one fact: while one type holds it live, the other type may not,
+        so a prompt never shows two current values for one key."""
+        async with conn.execute(
+            "SELECT id, type FROM entries WHERE key=? AND type!=? AND superseded_by IS NULL AND tier='semantic' "
+            "LIMIT 1", (entry.key, entry.type.value)) as cur:
+            row = await cur.fetchone()
+        if row is not None:
+            raise WriteRejected("key_taken", f"{entry.key!r} is already a {row[1]} memory ({row[0]}); "
+                                f"write it as type {row[1]}, or archive that entry first",
+                                existing_id=row[0])
+
+    async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: AnyActor,
+                     reason: str, verbatim: bool = False) -> WriteOutcome:
+        if existing is None:
+            await Store.insert_entry(conn, incoming)
+            await self._audit(conn, "write", actor, incoming.id, reason,
+                              {"key": incoming.key, "source": incoming.source.label, "version": incoming.version})
+            return WriteOutcome("created", incoming, changed=[incoming])
+        self._guard_or_reject(existing, incoming)
         same = (existing.content, existing.tags, existing.source, existing.importance)
         if same == (incoming.content, incoming.tags, incoming.source, incoming.importance) \
                 and (existing.pinned or not incoming.pinned) and existing.tier is not MemoryTier.ARCHIVAL:
@@ -251,9 +307,9 @@ class WriteGate:
         await self._audit(conn, "supersede", actor, old.id, reason, {"superseded_by": new.id})
         return WriteOutcome("replaced", new, replaced=old, changed=[new, old])
 
-    async def _audit(self, conn, action: str, actor: str, entry_id: Optional[str], reason: str = "",
+    async def _audit(self, conn, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "",
                      detail: Optional[dict] = None) -> None:
-        await Store.audit(conn, action, actor, entry_id, reason, detail, at=self.clock())
+        await Store.audit(conn, action, str(actor), entry_id, reason, detail, at=self.clock())
 
     @staticmethod
     def _scan_or_reject(entry: MemoryEntry) -> None:
@@ -267,13 +323,29 @@ class WriteGate:
                 scan=result,
             )
 
-    async def _audit_rejection(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
-        """The log keeps what was blocked, with why, for the quarantine view."""
+    async def _audit_rejection(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: AnyActor) -> None:
+        """The log keeps what was blocked, with why, for the quarantine view: the start
+        of the text with its length and sha256, never a whole oversize refusal."""
+        content = excerpt(entry.content)
         await self._audit(conn, "reject", actor, exc.detail.get("existing_id"), exc.reason, {
-            "key": entry.key, "type": entry.type.label, "source": entry.source.label,
-            "content": entry.content, "message": exc.message,
+            "key": entry.key[:MAX_KEY_CHARS], "type": entry.type.label, "source": entry.source.label,
+            "content": content.pop("excerpt"), "content_length": content["length"],
+            "content_sha256": content["sha256"], "message": exc.message[:AUDIT_EXCERPT_CHARS],
             "scan": exc.scan.to_dict() if exc.scan else None,
         })
+
+    async def refuse_unless_person(self, actor: AnyActor, action: str, target: Optional[str] = None) -> Actor:
+        """Person-only actions (restore, resolve, merge, undo, purge): anyone else is
+        refused, and the attempt is audited."""
+        actor = Actor.parse(actor)
+        if actor.is_person:
+            return actor
+        exc = WriteRejected("person_required", f"{action} needs a person; {actor.name!r} is "
+                            f"{'an' if actor.kind.value[0] in 'aeiou' else 'a'} {actor.kind.value}",
+                            actor=actor.name, actor_kind=actor.kind.value)
+        async with self.store.transaction() as conn:
+            await self._audit(conn, "reject", actor, target, exc.reason, {"action": action, "message": exc.message})
+        raise exc
 
     # ---- state changes -------------------------------------------------------------
     async def _load(self, conn, entry_id: str) -> MemoryEntry:
@@ -288,7 +360,22 @@ class WriteGate:
         async with conn.execute("SELECT 1 FROM entries WHERE id=?", (entry_id,)) as cur:
             return await cur.fetchone() is not None
 
-    async def set_pinned(self, entry_id: str, pinned: bool, actor: str) -> WriteOutcome:
+    async def _check_actor_may_change(self, entry_id: str, actor: AnyActor, action: str) -> None:
+        """An actor may change the state of (pin, archive) only what it could have written."""
+        entry = await self.store.get_entry(entry_id)
+        if entry is None:
+            raise EntryNotFound(entry_id)
+        actor = Actor.parse(actor)
+        if entry.source.value > actor.max_source.value:
+            exc = WriteRejected("provenance_guard", f"{actor.name!r} ({actor.kind.value}) may not {action} "
+                                f"{entry.key!r}, which is {entry.source.label}", existing_id=entry.id)
+            async with self.store.transaction() as conn:
+                await self._audit(conn, "reject", actor, entry.id, exc.reason,
+                                  {"action": action, "key": entry.key, "message": exc.message})
+            raise exc
+
+    async def set_pinned(self, entry_id: str, pinned: bool, actor: AnyActor) -> WriteOutcome:
+        await self._check_actor_may_change(entry_id, actor, "pin" if pinned else "unpin")
         async with self.store.transaction() as conn:
             entry = await self._load(conn, entry_id)
             if entry.pinned == pinned:
@@ -298,7 +385,8 @@ class WriteGate:
             await self._audit(conn, "pin" if pinned else "unpin", actor, entry_id)
             return WriteOutcome("updated", updated, changed=[updated])
 
-    async def archive(self, entry_id: str, actor: str, reason: str = "manual") -> WriteOutcome:
+    async def archive(self, entry_id: str, actor: AnyActor, reason: str = "manual") -> WriteOutcome:
+        await self._check_actor_may_change(entry_id, actor, "archive")
         async with self.store.transaction() as conn:
             entry = await self._load(conn, entry_id)
             if entry.tier is MemoryTier.ARCHIVAL:
@@ -310,14 +398,16 @@ class WriteGate:
             await self._audit(conn, "archive", actor, entry_id, reason)
             return WriteOutcome("updated", updated, changed=[updated])
 
-    async def restore(self, entry_id: str, actor: str) -> WriteOutcome:
+    async def restore(self, entry_id: str, actor: AnyActor) -> WriteOutcome:
         """Bring an archived entry back to SEMANTIC, in one transaction.
 
         A decayed entry is reactivated (restore counts as an access, or the next decay
         pass would archive it again). A superseded version comes back as a new head
         version carrying its content, stated by the user who chose it, so the chain
         stays linear: v1 -> v2 -> v3 (content of v1). An entry that lost a contradiction
-        to another key is not restored here: undoing that resolution is the way back."""
+        to another key is not restored here: undoing that resolution is the way back.
+        Only a person restores: a restored version is their statement."""
+        actor = await self.refuse_unless_person(actor, "restore", entry_id)
         try:
             async with self.store.transaction() as conn:
                 return await self._restore(conn, entry_id, actor)
@@ -328,7 +418,7 @@ class WriteGate:
                     await self._audit_rejection(conn, exc, entry, actor)
             raise
 
-    async def _restore(self, conn, entry_id: str, actor: str) -> WriteOutcome:
+    async def _restore(self, conn, entry_id: str, actor: AnyActor) -> WriteOutcome:
         entry = await self._load(conn, entry_id)
         if entry.tier is not MemoryTier.ARCHIVAL:
             raise WriteRejected("not_archived", f"{entry_id} is {entry.tier.label}, not archived; nothing to restore")
@@ -338,6 +428,10 @@ class WriteGate:
             if existing is not None and existing.id != entry.id and existing.tier is not MemoryTier.ARCHIVAL:
                 raise WriteRejected("key_taken", f"{entry.key!r} has a live entry {existing.id}; "
                                     "restore that chain's version instead")
+            # It comes back into prompts: it meets today's rules and scanner again.
+            validate_shape(entry)
+            self._scan_or_reject(entry)
+            await self._refuse_other_type(conn, entry)
             updated = replace(entry, tier=MemoryTier.SEMANTIC, updated_at=now, last_accessed=now)
             await Store.update_entry(conn, updated)
             await self._audit(conn, "restore", actor, entry_id, "reactivated")
@@ -352,6 +446,7 @@ class WriteGate:
                            pinned=head.pinned)
         validate_shape(incoming)
         self._scan_or_reject(incoming)
+        await self._refuse_other_type(conn, incoming)
         return await self._place(conn, incoming, existing, actor, f"restore of version {entry.version} ({entry.id})")
 
     async def head_of(self, entry: MemoryEntry) -> MemoryEntry:
@@ -366,7 +461,7 @@ class WriteGate:
             current = nxt
         return current
 
-    async def drop_working(self, entry_ids: Iterable[str], actor: str, reason: str) -> None:
+    async def drop_working(self, entry_ids: Iterable[str], actor: AnyActor, reason: str) -> None:
         """Remove WORKING rows (evicted from the ring buffer, or consolidated at session end)."""
         async with self.store.transaction() as conn:
             for entry_id in entry_ids:
@@ -375,8 +470,9 @@ class WriteGate:
                     await Store.log_change(conn, entry_id, "delete")
                     await self._audit(conn, "drop_working", actor, entry_id, reason)
 
-    async def purge(self, entry_id: str, actor: str) -> WriteOutcome:
-        """Delete an archived entry for good, splicing any version pointing at it."""
+    async def purge(self, entry_id: str, actor: AnyActor) -> WriteOutcome:
+        """Delete an archived entry for good, splicing any version pointing at it (a person only)."""
+        actor = await self.refuse_unless_person(actor, "purge", entry_id)
         async with self.store.transaction() as conn:
             entry = await self._load(conn, entry_id)
             if entry.tier is not MemoryTier.ARCHIVAL:
@@ -392,8 +488,9 @@ class WriteGate:
                                                                    "content": entry.content})
             return WriteOutcome("purged", entry)
 
-    async def purge_expired(self, actor: str) -> list[MemoryEntry]:
-        """Purge archived entries not updated for memory.purgeRetentionDays."""
+    async def purge_expired(self, actor: AnyActor) -> list[MemoryEntry]:
+        """Purge archived entries not updated for memory.purgeRetentionDays (a person only)."""
+        actor = await self.refuse_unless_person(actor, "purge")
         cutoff = self.clock() - timedelta(days=float(self.settings.get("memory.purgeRetentionDays")))
         rows = await self.store.fetchall(
             f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='archival' AND pinned=0 AND updated_at < ?",
@@ -417,7 +514,7 @@ class WriteGate:
                 )
                 await Store.log_change(conn, entry_id, "access")
 
-    async def decay_pass(self, apply: bool, actor: str) -> list[DecayChange]:
+    async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
         """Archive every live SEMANTIC entry whose effective importance fell under the threshold."""
         now = self.clock()
         threshold = float(self.settings.get("memory.archiveThreshold"))
@@ -455,28 +552,38 @@ class WriteGate:
     # ---- consolidation and contradiction resolution --------------------------------
     # These take the caller's open transaction, so a fact, a supersession or an undo
     # commits (or rolls back) together with the caller's own bookkeeping.
-    async def write_in(self, conn, incoming: MemoryEntry, actor: str, reason: str = "") -> WriteOutcome:
+    async def write_in(self, conn, incoming: MemoryEntry, actor: AnyActor, reason: str = "") -> WriteOutcome:
         """write() inside an open transaction. A refusal raises before anything is
         written; the caller audits it (audit_refusal_in, or audit_refusal after rollback)."""
         validate_shape(incoming)
         if incoming.tier is not MemoryTier.SEMANTIC:
             raise InvalidValue(f"only SEMANTIC writes can join a transaction; got {incoming.tier.label}")
+        incoming = self.cap_source(incoming, Actor.parse(actor))
         self._scan_or_reject(incoming)
+        await self._refuse_other_type(conn, incoming)
         existing = await self.store.current_for_key(conn, incoming.type, incoming.key)
         return await self._place(conn, incoming, existing, actor, reason)
 
-    async def audit_refusal_in(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
+    async def audit_refusal_in(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: AnyActor) -> None:
         """Record a refused write inside the caller's transaction (which will commit)."""
         await self._audit_rejection(conn, exc, entry, actor)
 
-    async def audit_refusal(self, exc: WriteRejected, entry: MemoryEntry, actor: str) -> None:
+    async def audit_refusal(self, exc: WriteRejected, entry: MemoryEntry, actor: AnyActor) -> None:
         """Record a refused write after the caller's transaction rolled back."""
         async with self.store.transaction() as conn:
             await self._audit_rejection(conn, exc, entry, actor)
 
-    async def write_episode_in(self, conn, episode: Episode, actor: str) -> None:
-        """Episodes are memory a model reads back: the summary and entity ids meet the scanner."""
-        result = scan_texts(episode.summary, *episode.entity_ids)
+    async def write_episode_in(self, conn, episode: Episode, actor: AnyActor) -> None:
+        """Episodes are memory a model reads back: every field is validated, and the
+        summary, entity ids and session key meet the scanner."""
+        validate_session_key(episode.session_key)
+        validate_content(episode.summary, "summary", MAX_SUMMARY_CHARS)
+        validate_id(episode.id)
+        if len(episode.entity_ids) > MAX_ENTITIES:
+            raise InvalidValue(f"{len(episode.entity_ids)} entities; the limit is {MAX_ENTITIES}")
+        for entity in episode.entity_ids:
+            validate_name(entity, "entity", MAX_KEY_CHARS)
+        result = scan_texts(episode.summary, *episode.entity_ids, episode.session_key)
         if result.blocked:
             raise WriteRejected(result.reason or "blocked",
                                 f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
@@ -501,7 +608,7 @@ class WriteGate:
                                 id=entry_id)
         return entry
 
-    async def supersede_in(self, conn, loser_id: str, winner_id: str, actor: str, reason: str,
+    async def supersede_in(self, conn, loser_id: str, winner_id: str, actor: AnyActor, reason: str,
                            detail: Optional[dict] = None) -> MemoryEntry:
         """Resolve a conflict between two live entries: the loser points at the winner
         and moves to ARCHIVAL. Returns the loser as stored now."""
@@ -515,7 +622,7 @@ class WriteGate:
         await self._audit(conn, "supersede", actor, loser_id, reason, {"superseded_by": winner_id, **(detail or {})})
         return updated
 
-    async def reinstate_in(self, conn, entry_id: str, tier: MemoryTier, superseded_by: Optional[str], actor: str,
+    async def reinstate_in(self, conn, entry_id: str, tier: MemoryTier, superseded_by: Optional[str], actor: AnyActor,
                            reason: str) -> MemoryEntry:
         """Put an entry back to the tier and supersession it had (undo of a resolution),
         refusing when its key has meanwhile been taken by another live entry."""
@@ -532,7 +639,7 @@ class WriteGate:
         return updated
 
     async def unmerge_in(self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]],
-                         actor: str, reason: str) -> list[MemoryEntry]:
+                         actor: AnyActor, reason: str) -> list[MemoryEntry]:
         """Undo a merge: delete the merged entry (its content stays in the audit log) and
         reinstate the entries it superseded. Refused once the merged entry has a newer
         version or something else came to point at it."""

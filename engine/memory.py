@@ -14,8 +14,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Optional
 
+from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
+from .fields import validate_message, validate_session_key, validate_tags
 from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
 from .models import (
     AuditRecord,
@@ -147,13 +149,19 @@ def _write_private(target: Path, lines: list[str]) -> None:
 
 
 class MemoryEngine:
-    """One open store with its settings, gate and (lazily) recall."""
+    """One open store with its settings, gate and (lazily) recall.
+
+    `actor` is who this engine writes as when a call names no one: the app and the
+    CLI open it as the person; anything else defaults to an agent, which stores at
+    most model_inferred and may not restore, resolve, merge, undo or purge."""
 
     def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow,
-                 embedder_factory: Optional[Callable] = None, reranker_factory: Optional[Callable] = None):
+                 embedder_factory: Optional[Callable] = None, reranker_factory: Optional[Callable] = None,
+                 actor: AnyActor = None):
         self.store = store
         self.settings = settings
         self.clock = clock
+        self.actor = Actor.parse(actor)
         self.gate = WriteGate(store, settings, clock)
         self._working: dict[str, WorkingMemory] = {}
         self._model_factories = {"embedder_factory": embedder_factory, "reranker_factory": reranker_factory}
@@ -161,10 +169,15 @@ class MemoryEngine:
     @classmethod
     async def open(cls, path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,
                    clock: Callable[[], datetime] = utcnow, embedder_factory: Optional[Callable] = None,
-                   reranker_factory: Optional[Callable] = None) -> "MemoryEngine":
-        """Open a store. The factories replace how models load (tests use small local ones)."""
+                   reranker_factory: Optional[Callable] = None, actor: AnyActor = None) -> "MemoryEngine":
+        """Open a store. The factories replace how models load (tests use small local ones);
+        actor is who writes when a call names no one (an agent unless said otherwise)."""
         store = await Store.open(path, read_only=read_only)
-        return cls(store, settings or Settings.defaults(), clock, embedder_factory, reranker_factory)
+        return cls(store, settings or Settings.defaults(), clock, embedder_factory, reranker_factory, actor)
+
+    def who(self, actor: AnyActor = None) -> Actor:
+        """The actor a call names, or this engine's own."""
+        return Actor.parse(actor, default=self.actor)
 
     async def close(self) -> None:
         """Stop background consolidation and recall (if they were started), then close the store."""
@@ -284,18 +297,23 @@ class MemoryEngine:
     async def add(self, key: str, content: str, type: MemoryType | str = MemoryType.ENVIRONMENT,
                   source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED, tags: Iterable[str] = (),
                   importance: float = 0.5, pinned: bool = False, source_session: str = "",
-                  episode_id: Optional[str] = None, actor: str = "api", reason: str = "") -> WriteOutcome:
+                  episode_id: Optional[str] = None, actor: AnyActor = None, reason: str = "") -> WriteOutcome:
+        """A write through the gate. The source is capped at what the actor may state
+        (an agent's writes land as model_inferred at most)."""
         now = self.clock()
+        if not isinstance(pinned, bool):
+            raise InvalidValue(f"pinned must be true or false, got {pinned!r}")
         entry = MemoryEntry(
             key=key, content=content, type=MemoryType.parse(type), tier=MemoryTier.SEMANTIC,
-            tags=[t.strip() for t in tags if t.strip()], source_session=source_session, created_at=now,
+            tags=validate_tags(tags), source_session=source_session, created_at=now,
             updated_at=now, importance=validate_importance(importance), last_accessed=now,
             source=ProvenanceLevel.parse(source), pinned=pinned, episode_id=episode_id,
         )
-        return await self.gate.write(entry, actor, reason)
+        return await self.gate.write(entry, self.who(actor), reason)
 
-    async def edit(self, entry_id: str, content: str, actor: str = "user") -> WriteOutcome:
-        """A person's edit: a new version of the same key, stated by the user."""
+    async def edit(self, entry_id: str, content: str, actor: AnyActor = None) -> WriteOutcome:
+        """An edit: a new version of the same key, stated by the user when a person
+        edits (an agent's edit is model_inferred and meets the guard)."""
         current = await self.get(entry_id)
         if current.superseded_by is not None:
             raise WriteRejected("superseded", f"{entry_id} is an old version; edit the current one")
@@ -305,28 +323,30 @@ class MemoryEngine:
             source_session=current.source_session, created_at=now, updated_at=now, importance=current.importance,
             last_accessed=now, source=ProvenanceLevel.USER_STATED, pinned=current.pinned, episode_id=current.episode_id,
         )
-        return await self.gate.write(incoming, actor, "edit")
+        return await self.gate.write(incoming, self.who(actor), "edit")
 
-    async def pin(self, entry_id: str, actor: str = "user") -> WriteOutcome:
-        return await self.gate.set_pinned(entry_id, True, actor)
+    async def pin(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
+        return await self.gate.set_pinned(entry_id, True, self.who(actor))
 
-    async def unpin(self, entry_id: str, actor: str = "user") -> WriteOutcome:
-        return await self.gate.set_pinned(entry_id, False, actor)
+    async def unpin(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
+        return await self.gate.set_pinned(entry_id, False, self.who(actor))
 
-    async def archive(self, entry_id: str, actor: str = "user") -> WriteOutcome:
-        return await self.gate.archive(entry_id, actor)
+    async def archive(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
+        return await self.gate.archive(entry_id, self.who(actor))
 
-    async def restore(self, entry_id: str, actor: str = "user") -> WriteOutcome:
-        return await self.gate.restore(entry_id, actor)
+    async def restore(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
+        """A person only: a restored version becomes their statement."""
+        return await self.gate.restore(entry_id, self.who(actor))
 
-    async def purge(self, entry_id: str, actor: str = "user") -> WriteOutcome:
-        return await self.gate.purge(entry_id, actor)
+    async def purge(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
+        """A person only."""
+        return await self.gate.purge(entry_id, self.who(actor))
 
-    async def purge_expired(self, actor: str = "user") -> list[MemoryEntry]:
-        return await self.gate.purge_expired(actor)
+    async def purge_expired(self, actor: AnyActor = None) -> list[MemoryEntry]:
+        return await self.gate.purge_expired(self.who(actor))
 
-    async def decay(self, dry_run: bool = True, actor: str = "user") -> list[DecayChange]:
-        return await self.gate.decay_pass(apply=not dry_run, actor=actor)
+    async def decay(self, dry_run: bool = True, actor: AnyActor = None) -> list[DecayChange]:
+        return await self.gate.decay_pass(apply=not dry_run, actor=self.who(actor))
 
     async def record_access(self, entry_ids: Iterable[str]) -> None:
         await self.gate.record_access(entry_ids)
@@ -335,8 +355,10 @@ class MemoryEngine:
     async def remember_working(self, session_key: str, key: str, content: str, importance: float = 0.5,
                                type: MemoryType | str = MemoryType.ENVIRONMENT,
                                source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED,
-                               actor: str = "agent") -> WriteOutcome:
-        """Push into the session's ring buffer (gated, mirrored to the store so the app sees it)."""
+                               actor: AnyActor = "agent") -> WriteOutcome:
+        """Push into the session's ring buffer (gated, mirrored to the store so the app sees it).
+        Working notes are the agent's own unless a caller says otherwise."""
+        validate_session_key(session_key)
         buffer = await self._working_buffer(session_key)
         now = self.clock()
         entry = MemoryEntry(
@@ -344,7 +366,10 @@ class MemoryEngine:
             source_session=session_key, created_at=now, updated_at=now, last_accessed=now,
             importance=validate_importance(importance), source=ProvenanceLevel.parse(source),
         )
+        actor = self.who(actor)
         outcome = await self.gate.write(entry, actor, "working")
+        if outcome.replaced is not None:
+            buffer.discard(outcome.replaced.id)
         evicted = buffer.push(outcome.entry)
         if evicted is not None:
             await self.gate.drop_working([evicted.id], actor, "ring buffer full")
@@ -488,6 +513,7 @@ class MemoryEngine:
         keeps ids, versions and chains (formats that have them); a chain lands whole or
         not at all."""
         report = ImportReport()
+        importer = Actor.importer(str(actor), trusted=trust_provenance)
         items: list[tuple[dict, MemoryEntry]] = []
         for where, entry in entries:
             if isinstance(entry, str):
@@ -505,7 +531,7 @@ class MemoryEngine:
         pending: list[list[tuple[dict, MemoryEntry]]] = []
         for chain in chains + [None]:
             if pending and (chain is None or sum(map(len, pending)) + len(chain) > batch):
-                results = await self.gate.write_chains([[e for _, e in c] for c in pending], actor, reason, verbatim)
+                results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason, verbatim)
                 for members, outcomes in zip(pending, results):
                     report.record_chain(members, outcomes)
                 pending.clear()
@@ -611,10 +637,12 @@ class MemoryEngine:
         return service
 
     async def open_session(self, key: str) -> "SessionInfo":
-        return await self.consolidation.open_session(key)
+        return await self.consolidation.open_session(validate_session_key(key))
 
     async def add_message(self, key: str, role: str, content: str) -> "Message":
-        return await self.consolidation.add_message(key, role, content)
+        """A session message; the size is checked before anything else reads it."""
+        validate_message(content)
+        return await self.consolidation.add_message(validate_session_key(key), role, content)
 
     async def end_session(self, key: str) -> "JobRecord":
         """End the session and schedule its consolidation in the background; returns at once."""

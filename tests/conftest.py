@@ -43,7 +43,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def engine(db_path: Path, clock: Clock):
-    eng = await MemoryEngine.open(db_path, Settings.defaults(), clock=clock)
+    eng = await MemoryEngine.open(db_path, Settings.defaults(), clock=clock, actor="user")  # the person
     try:
         yield eng
     finally:

@@ -279,14 +279,21 @@ class ConsolidationService:
     async def contradiction(self, contradiction_id: str) -> ContradictionRecord:
         return await self.book.get(contradiction_id)
 
-    async def resolve(self, contradiction_id: str, keep: str, actor: str = "user") -> ResolutionResult:
+    async def _person(self, actor, action: str, target: Optional[str]) -> str:
+        """Resolving by hand is a person's decision (engine/actors.py); None is the engine's actor."""
+        return str(await self.engine.gate.refuse_unless_person(self.engine.who(actor), action, target))
+
+    async def resolve(self, contradiction_id: str, keep: str, actor=None) -> ResolutionResult:
         """keep 'a' (B is superseded by A), 'b', or 'both' (dismiss)."""
+        actor = await self._person(actor, "resolving a contradiction", contradiction_id)
         return await self.book.keep(contradiction_id, keep, actor)
 
-    async def merge(self, contradiction_id: str, text: str, actor: str = "user") -> ResolutionResult:
+    async def merge(self, contradiction_id: str, text: str, actor=None) -> ResolutionResult:
+        actor = await self._person(actor, "merging a contradiction", contradiction_id)
         return await self.book.merge(contradiction_id, text, actor)
 
-    async def undo(self, contradiction_id: Optional[str] = None, actor: str = "user") -> ResolutionResult:
+    async def undo(self, contradiction_id: Optional[str] = None, actor=None) -> ResolutionResult:
+        actor = await self._person(actor, "undoing a resolution", contradiction_id)
         return await self.book.undo(contradiction_id, actor)
 
     async def resolutions(self, contradiction_id: Optional[str] = None) -> list[dict]:
@@ -296,7 +303,7 @@ class ConsolidationService:
     async def lattice(self, entry_id: str) -> Lattice:
         return await build_lattice(self.engine.store, entry_id)
 
-    async def restore_version(self, entry_id: str, actor: str = "user"):
+    async def restore_version(self, entry_id: str, actor=None):
         """Bring back an earlier version through the gate (MemoryEngine.restore)."""
         return await self.engine.restore(entry_id, actor=actor)
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import sys
 
-from ..cli import EXIT_OK, emit
+from ..cli import EXIT_OK, emit, positive_int
 from ..config import Settings, parse_assignments
 
 
 def register(add) -> None:
     p = add("recall", cmd_recall, "hybrid recall with every stage's score")
     p.add_argument("query")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--limit", type=positive_int, default=10, help="how many results (at least 1)")
     p.add_argument("--dry", action="store_true", help="do not count the hits as accesses")
     p.add_argument("--include-superseded", action="store_true")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="try a knob for this query")
@@ -25,8 +25,8 @@ def register(add) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(needs_store=False)
     p = add("bench", cmd_bench, "recall benchmark on a synthetic store (fixed seed)")
-    p.add_argument("--entries", type=int, default=10_000)
-    p.add_argument("--queries", type=int, default=50)
+    p.add_argument("--entries", type=positive_int, default=10_000, help="synthetic store size (at least 1)")
+    p.add_argument("--queries", type=positive_int, default=50, help="queries to time (at least 1)")
     p.set_defaults(needs_store=False)
 
 

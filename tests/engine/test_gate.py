@@ -54,10 +54,14 @@ def test_provenance_guard_is_the_spec_rule():
             assert provenance_guard(a, b) is (new.value >= old.value)
 
 
-async def test_same_key_different_type_are_separate_entries(engine):
-    await engine.add("editor", "vim", "user", "user_stated")
-    out = await engine.add("editor", "project uses editorconfig", "environment", "legacy")
-    assert out.action == "created"
+async def test_one_key_is_one_fact_across_types(engine):
+    """Issue 8 item 4: a key held by a USER entry cannot get a second, ENVIRONMENT head
+    (the prompt would show two values for it, both as if the user's)."""
+    first = (await engine.add("editor", "vim", "user", "user_stated")).entry
+    with pytest.raises(WriteRejected) as info:
+        await engine.add("editor", "project uses editorconfig", "environment", "legacy", pinned=True)
+    assert info.value.reason == "key_taken" and info.value.detail["existing_id"] == first.id
+    assert [e.id for e in (await engine.core_snapshot()).included] == [first.id]
 
 
 async def test_scanner_refusal_is_audited_and_stores_nothing(engine):

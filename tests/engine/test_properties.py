@@ -24,7 +24,7 @@ writes = st.lists(st.tuples(st.sampled_from(["a", "b"]), levels, st.integers(0, 
 def test_no_write_sequence_lets_lower_provenance_replace_higher(sequence):
     async def scenario():
         with tempfile.TemporaryDirectory() as tmp:
-            eng = await MemoryEngine.open(Path(tmp) / "m.db", clock=Clock())
+            eng = await MemoryEngine.open(Path(tmp) / "m.db", clock=Clock(), actor="user")
             try:
                 highest: dict[str, int] = {}
                 for key, level, n in sequence:
