@@ -508,10 +508,13 @@ class MemoryEngine:
 
         A file's declared provenance cannot be verified, so entries land as LEGACY (the
         spec's "migrated, unverified") and unpinned unless trust_provenance says a person
-        is restoring their own export; the audit records which. Only SEMANTIC and ARCHIVAL
+        is restoring their own export (this engine must act for a person); the audit
+        records which. Only SEMANTIC and ARCHIVAL
         entries are imported: a WORKING note belongs to a live session's prompt. verbatim
         keeps ids, versions and chains (formats that have them); a chain lands whole or
         not at all."""
+        if trust_provenance:
+            await self.gate.refuse_unless_person(self.actor, "import keeping the declared provenance")
         report = ImportReport()
         importer = Actor.importer(str(actor), trusted=trust_provenance)
         items: list[tuple[dict, MemoryEntry]] = []
@@ -522,10 +525,7 @@ class MemoryEngine:
                 report.refuse(where, entry, "invalid", f"tier {entry.tier.label} is not imported: only semantic "
                               "and archival entries are (a working note belongs to a live session)")
             else:
-                if not trust_provenance:
-                    entry.source = ProvenanceLevel.LEGACY
-                    entry.pinned = False  # a pin is a person's choice, and puts the entry first in every prompt
-                items.append((where, entry))
+                items.append((where, entry))  # the gate caps provenance and pin at what the importer may store
         chains = await self._import_chains(items, report) if verbatim else [[item] for item in items]
         reason = "import, declared provenance trusted" if trust_provenance else "import, provenance capped at legacy"
         pending: list[list[tuple[dict, MemoryEntry]]] = []
