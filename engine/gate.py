@@ -29,6 +29,7 @@ from .fields import (
     validate_tags,
 )
 from .models import (
+    MAX_COUNT,
     Episode,
     InvalidValue,
     MemoryEntry,
@@ -222,6 +223,9 @@ class WriteGate:
             return await self._place_working(conn, entry, actor, reason)
         await self._refuse_other_type(conn, entry)
         existing = await self.store.current_for_key(conn, entry.type, entry.key)
+        if verbatim and existing is not None and entry.tier is MemoryTier.ARCHIVAL:
+            raise WriteRejected("key_taken", f"{entry.key!r} already has a current entry ({existing.id}); an "
+                                "archived entry from a file does not replace it", existing_id=existing.id)
         outcome = await self._place(conn, entry, existing, actor, reason, verbatim)
         if verbatim and outcome.action == "unchanged":
             # The live entry already says this: older versions imported before this
@@ -512,9 +516,9 @@ class WriteGate:
         now = to_iso(self.clock())
         async with self.store.transaction() as conn:
             for entry_id in ids:
-                await conn.execute(
-                    "UPDATE entries SET access_count=access_count+1, last_accessed=? WHERE id=?", (now, entry_id)
-                )
+                await conn.execute(  # capped where imports stop, so an export always imports back
+                    "UPDATE entries SET access_count=min(access_count+1, ?), last_accessed=? WHERE id=?",
+                    (MAX_COUNT, now, entry_id))
                 await Store.log_change(conn, entry_id, "access")
 
     async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
