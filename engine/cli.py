@@ -19,7 +19,7 @@ from typing import Any, Awaitable, Callable, Optional
 import platformdirs
 
 from .actors import Actor
-from .config import ConfigError, Settings, parse_assignments
+from .config import ConfigError, Settings
 from .gate import EntryNotFound, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel

@@ -26,7 +26,6 @@ from .models import (
     MemoryTier,
     MemoryType,
     ProvenanceLevel,
-    new_id,
     utcnow,
     validate_importance,
 )
@@ -153,7 +152,8 @@ class MemoryEngine:
 
     `actor` is who this engine writes as when a call names no one: the app and the
     CLI open it as the person; anything else defaults to an agent, which stores at
-    most model_inferred and may not restore, resolve, merge, undo or purge."""
+    most model_inferred and may not pin, restore, resolve, merge, undo, purge or
+    trust an import's provenance."""
 
     def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow,
                  embedder_factory: Optional[Callable] = None, reranker_factory: Optional[Callable] = None,
@@ -299,7 +299,7 @@ class MemoryEngine:
                   importance: float = 0.5, pinned: bool = False, source_session: str = "",
                   episode_id: Optional[str] = None, actor: AnyActor = None, reason: str = "") -> WriteOutcome:
         """A write through the gate. The source is capped at what the actor may state
-        (an agent's writes land as model_inferred at most)."""
+        (an agent's writes land as model_inferred at most, and unpinned)."""
         now = self.clock()
         if not isinstance(pinned, bool):
             raise InvalidValue(f"pinned must be true or false, got {pinned!r}")
