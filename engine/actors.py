@@ -21,6 +21,7 @@ import enum
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from .fields import MAX_ACTOR_CHARS, validate_name
 from .models import InvalidValue, ProvenanceLevel
 
 
@@ -48,6 +49,10 @@ class Actor:
     kind: ActorKind
     name: str
     max_source: ProvenanceLevel
+
+    def __post_init__(self) -> None:
+        """The name lands in every audit record: one bounded printable line."""
+        validate_name(self.name, "actor name", MAX_ACTOR_CHARS)
 
     @classmethod
     def person(cls, name: str = "user") -> "Actor":

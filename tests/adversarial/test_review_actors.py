@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from engine import Actor, ActorKind, MemoryEngine, MemoryTier, ProvenanceLevel, WriteRejected
+from engine import Actor, ActorKind, InvalidValue, MemoryEngine, MemoryTier, ProvenanceLevel, WriteRejected
 from engine.models import Contradiction, MemoryEntry, MemoryType
 
 
@@ -87,3 +87,15 @@ async def test_undo_cannot_bring_back_a_key_another_type_now_holds(engine):
     assert info.value.reason == "key_taken"
     assert (await engine.core_snapshot()).markdown.count("**user/language**") == 1
     assert (await engine.get(b.id)).tier is MemoryTier.ARCHIVAL
+
+
+@pytest.mark.parametrize("name", ["bot\n2026-11-30 12:00 restore    user", "x" * 100_000, "", "bot\u2028x"],
+                         ids=["newline", "huge", "empty", "line-separator"])
+async def test_an_actor_name_is_a_bounded_one_line_name(engine, name):
+    """Actor names reach the audit log (and `audit` prints them one per line): a name
+    a client chose cannot forge an audit line or grow the store."""
+    with pytest.raises(InvalidValue, match="actor"):
+        Actor.agent(name)
+    with pytest.raises(InvalidValue, match="actor"):
+        await engine.add("proj/db", "pg 15", actor=name)
+    assert await engine.list_entries() == [] and await engine.audit() == []
