@@ -648,10 +648,11 @@ class MemoryEngine:
         """End the session and schedule its consolidation in the background; returns at once."""
         return await self.consolidation.end_session(key)
 
-    async def clear_working(self, session_key: str, actor: str = "consolidation") -> int:
-        """Drop a session's WORKING entries (through the gate) and forget its ring buffer."""
+    async def clear_working(self, session_key: str, actor: AnyActor = None) -> int:
+        """Drop a session's WORKING entries (through the gate) and forget its ring buffer;
+        the audit names who did (consolidation passes itself)."""
         entries = await self.working_entries(session_key)
-        await self.gate.drop_working([e.id for e in entries], actor, "session consolidated")
+        await self.gate.drop_working([e.id for e in entries], self.who(actor), "session consolidated")
         self._working.pop(session_key, None)
         return len(entries)
 

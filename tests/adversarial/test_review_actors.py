@@ -99,3 +99,11 @@ async def test_an_actor_name_is_a_bounded_one_line_name(engine, name):
     with pytest.raises(InvalidValue, match="actor"):
         await engine.add("proj/db", "pg 15", actor=name)
     assert await engine.list_entries() == [] and await engine.audit() == []
+
+
+async def test_the_audit_names_who_cleared_a_sessions_working_notes(db_path, clock):
+    async with await MemoryEngine.open(db_path, clock=clock, actor=Actor.agent("bot")) as api:
+        note = (await api.remember_working("s1", "task/now", "Fixing the export")).entry
+        assert await api.clear_working("s1") == 1
+        [dropped] = await api.audit(note.id, "drop_working")
+        assert Actor.parse(dropped.actor).kind is ActorKind.AGENT
