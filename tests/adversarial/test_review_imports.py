@@ -9,7 +9,7 @@ import json
 from engine import MemoryEngine, MemoryTier
 from engine.cli import main
 from engine.fields import MAX_KEY_CHARS
-from engine.models import MAX_COUNT, MemoryEntry
+from engine.models import MAX_COUNT, MemoryEntry, ProvenanceLevel
 
 
 async def test_an_archived_line_never_replaces_a_live_entry(engine, tmp_path):
@@ -57,3 +57,20 @@ async def test_a_store_reimports_its_export_after_counts_reach_their_limit(engin
     async with await MemoryEngine.open(tmp_path / "copy.db", actor="user") as copy:
         report = await copy.import_jsonl(tmp_path / "out.jsonl", trust_provenance=True)
         assert (report.landed, report.refused) == (1, [])
+
+
+def test_a_trusted_reimport_says_why_it_cannot_raise_what_a_plain_import_stored(tmp_path, capsys):
+    """Imported once without the flag (legacy, unpinned), the same file with
+    --trust-provenance changes nothing: it must say so, not report "unchanged"."""
+    db = str(tmp_path / "m.db")
+    mine = MemoryEntry(key="user/name", content="Ada", source=ProvenanceLevel.USER_STATED, pinned=True)
+    path = tmp_path / "export.jsonl"
+    path.write_text(json.dumps(mine.to_dict()) + "\n")
+    assert main(["--db", db, "import", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["--db", db, "import", "--trust-provenance", str(path)]) == 3
+    out = capsys.readouterr().out
+    assert "line 1" in out and "already stored as legacy" in out and "empty store" in out
+    assert main(["--db", db, "list", "--json"]) == 0
+    [stored] = json.loads(capsys.readouterr().out)
+    assert (stored["source"], stored["pinned"]) == ("legacy", False)
