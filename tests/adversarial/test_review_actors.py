@@ -11,7 +11,9 @@ import json
 import pytest
 
 from engine import Actor, ActorKind, InvalidValue, MemoryEngine, MemoryTier, ProvenanceLevel, WriteRejected
-from engine.models import Contradiction, MemoryEntry, MemoryType
+from engine.models import MemoryEntry, MemoryType
+
+from .test_gate_actors import _contradiction
 
 
 async def test_an_agent_cannot_vouch_for_an_imports_provenance(db_path, clock, tmp_path):
@@ -71,19 +73,12 @@ async def test_a_name_a_client_chose_never_makes_an_agent_a_person(engine, name)
 
 
 async def test_undo_cannot_bring_back_a_key_another_type_now_holds(engine):
-    a = (await engine.add("user/lang", "Rust", "user", "consolidated")).entry
-    b = (await engine.add("user/language", "Go", "user", "model_inferred")).entry
-    record = Contradiction(a.id, b.id, "language differs", 0.5)
-    async with engine.store.transaction() as conn:
-        await conn.execute(
-            "INSERT INTO contradictions(id, entry_a_id, entry_b_id, description, confidence, status, created_at, "
-            "detector) VALUES (?,?,?,?,?,?,?,?)",
-            (record.id, a.id, b.id, record.description, record.confidence, "pending",
-             record.created_at.isoformat(), "test"))
-    await engine.consolidation.resolve(record.id, "a")
+    cid = await _contradiction(engine)  # user/lang (a) against user/language (b)
+    await engine.consolidation.resolve(cid, "a")
+    [b] = [e for e in await engine.list_entries() if e.key == "user/language"]
     await engine.add("user/language", "Python", "environment", "user_stated", pinned=True)
     with pytest.raises(WriteRejected) as info:
-        await engine.consolidation.undo(record.id)
+        await engine.consolidation.undo(cid)
     assert info.value.reason == "key_taken"
     assert (await engine.core_snapshot()).markdown.count("**user/language**") == 1
     assert (await engine.get(b.id)).tier is MemoryTier.ARCHIVAL
