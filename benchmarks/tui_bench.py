@@ -74,10 +74,11 @@ def synthetic_entries(n: int, seed: int = 7):
 
 
 async def build_store(path: Path, n: int) -> None:
-    from engine import MemoryEngine
+    from engine import Actor, MemoryEngine
     from engine.demo import build_demo
 
-    engine = await MemoryEngine.open(path, clock=lambda: NOW)
+    # The person building their own bench store vouches for its synthetic provenances and pins.
+    engine = await MemoryEngine.open(path, clock=lambda: NOW, actor=Actor.person("bench"))
     try:
         await build_demo(engine, now=NOW)
         have = await engine.count_entries()

@@ -3,13 +3,16 @@ provenance it may store and whether it may take a person-only action.
 
     person         the user at the app or the CLI: anything, up to user_stated
     agent          a model or program using the API: at most model_inferred, and
-                   never restore, resolve, merge, undo or purge
+                   never pin, unpin, restore, resolve, merge, undo, purge or vouch
+                   for an import's provenance
     consolidation  the sleep-time pipeline: at most consolidated
-    import         a file being imported: at most consolidated, unless a person
-                   vouches for it (Actor.importer(trusted=True))
+    import         a file being imported: legacy (the spec's "migrated, unverified"),
+                   unless a person vouches for it (Actor.importer(trusted=True))
 
-An unnamed API caller is an agent: a person's powers are never the default. A plain
-name is trusted as said (in-process callers); a server for agents must build
+Only a person, or an import a person vouched for, stores a pin: a pin puts an entry
+in every prompt and exempts it from decay and automatic resolution. An unnamed API
+caller is an agent: a person's powers are never the default. A plain name is
+trusted as said (in-process callers); a server for agents must build
 Actor.agent(...) itself and never pass on a name its client chose."""
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import enum
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from .fields import MAX_ACTOR_CHARS, validate_name
 from .models import InvalidValue, ProvenanceLevel
 
 
@@ -32,7 +36,7 @@ _CAPS = {
     ActorKind.PERSON: ProvenanceLevel.USER_STATED,
     ActorKind.AGENT: ProvenanceLevel.MODEL_INFERRED,
     ActorKind.CONSOLIDATION: ProvenanceLevel.CONSOLIDATED,
-    ActorKind.IMPORT: ProvenanceLevel.CONSOLIDATED,
+    ActorKind.IMPORT: ProvenanceLevel.LEGACY,
 }
 
 # The names existing callers pass as plain strings (and the audit log has always shown).
@@ -45,6 +49,10 @@ class Actor:
     kind: ActorKind
     name: str
     max_source: ProvenanceLevel
+
+    def __post_init__(self) -> None:
+        """The name lands in every audit record: one bounded printable line."""
+        validate_name(self.name, "actor name", MAX_ACTOR_CHARS)
 
     @classmethod
     def person(cls, name: str = "user") -> "Actor":
@@ -86,6 +94,11 @@ class Actor:
     @property
     def is_person(self) -> bool:
         return self.kind is ActorKind.PERSON
+
+    @property
+    def may_pin(self) -> bool:
+        """A person, or an import a person vouched for."""
+        return self.max_source is ProvenanceLevel.USER_STATED
 
     def cap(self, source: ProvenanceLevel) -> ProvenanceLevel:
         """The provenance this actor may actually store for a claimed one."""

@@ -19,7 +19,7 @@ from typing import Any, Awaitable, Callable, Optional
 import platformdirs
 
 from .actors import Actor
-from .config import ConfigError, Settings, parse_assignments
+from .config import ConfigError, Settings
 from .gate import EntryNotFound, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
@@ -287,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("list", cmd_list, "list entries")
     p.add_argument("--tier"), p.add_argument("--type"), p.add_argument("--source")
     p.add_argument("--pinned", action="store_true"), p.add_argument("--text"), p.add_argument("--tag")
-    p.add_argument("--sort", default="updated_at"), p.add_argument("--limit", type=int, default=None)
+    p.add_argument("--sort", default="updated_at"), p.add_argument("--limit", type=positive_int, default=None)
     add("show", cmd_show, "one entry with decay and audit trail").add_argument("id")
     p = add("add", cmd_add, "write an entry through the gate")
     p.add_argument("--key", required=True), p.add_argument("--content", required=True, help="text, or - for stdin")
@@ -311,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("working", cmd_working, "the WORKING tier (or --core snapshot) as prompt markdown")
     p.add_argument("--session"), p.add_argument("--core", action="store_true")
     p = add("audit", cmd_audit, "the audit log")
-    p.add_argument("--id"), p.add_argument("--action"), p.add_argument("--limit", type=int, default=100)
+    p.add_argument("--id"), p.add_argument("--action"), p.add_argument("--limit", type=positive_int, default=100)
     for module in EXTENSIONS:
         importlib.import_module(module).register(add)
     return parser

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Mapping, Optional
 
 from .models import InvalidValue
 from .scanner import MAX_CONTENT_CHARS
@@ -19,6 +19,7 @@ MAX_ID_CHARS = 128
 MAX_MESSAGE_CHARS = 262_144
 MAX_SUMMARY_CHARS = MAX_CONTENT_CHARS
 MAX_ENTITIES = 256
+MAX_ACTOR_CHARS = 256
 AUDIT_EXCERPT_CHARS = 2048
 
 # Ids are UUIDs here; other agents' files use short names ("u1", "mem-0042"), and
@@ -71,8 +72,8 @@ def validate_session_key(value: Any, field: str = "session key") -> str:
 
 def validate_tags(tags: Any) -> list[str]:
     """A list of tags, each trimmed, empty ones dropped; a bare string is refused (it
-    would become one tag per letter)."""
-    if isinstance(tags, (str, bytes)) or not isinstance(tags, Iterable):
+    would become one tag per letter), and so is a mapping (its keys are not tags)."""
+    if isinstance(tags, (str, bytes, Mapping)) or not isinstance(tags, Iterable):
         raise InvalidValue(f"tags must be a list of strings, got {type(tags).__name__}")
     tags = [require_str(tag, f"tag {i + 1}").strip() for i, tag in enumerate(tags)]
     tags = [tag for tag in tags if tag]

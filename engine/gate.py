@@ -29,6 +29,7 @@ from .fields import (
     validate_tags,
 )
 from .models import (
+    MAX_COUNT,
     Episode,
     InvalidValue,
     MemoryEntry,
@@ -222,6 +223,9 @@ class WriteGate:
             return await self._place_working(conn, entry, actor, reason)
         await self._refuse_other_type(conn, entry)
         existing = await self.store.current_for_key(conn, entry.type, entry.key)
+        if verbatim and existing is not None and entry.tier is MemoryTier.ARCHIVAL:
+            raise WriteRejected("key_taken", f"{entry.key!r} already has a current entry ({existing.id}); an "
+                                "archived entry from a file does not replace it", existing_id=existing.id)
         outcome = await self._place(conn, entry, existing, actor, reason, verbatim)
         if verbatim and outcome.action == "unchanged":
             # The live entry already says this: older versions imported before this
@@ -261,9 +265,11 @@ class WriteGate:
     @staticmethod
     def cap_source(entry: MemoryEntry, actor: Actor) -> MemoryEntry:
         """An actor stores at most its own provenance, whatever the entry claims (an
-        agent's "user_stated" is model_inferred); the audit record shows what landed."""
-        capped = actor.cap(entry.source)
-        return entry if capped is entry.source else replace(entry, source=capped)
+        agent's "user_stated" is model_inferred), and a pin only if it may pin; the
+        audit record shows what landed."""
+        capped, pinned = actor.cap(entry.source), entry.pinned and actor.may_pin
+        return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped,
+                                                                                      pinned=pinned)
 
     async def _refuse_other_type(self, conn, entry: MemoryEntry) -> None:
         """A key names one fact: while one type holds it live, the other type may not,
@@ -360,22 +366,23 @@ class WriteGate:
         async with conn.execute("SELECT 1 FROM entries WHERE id=?", (entry_id,)) as cur:
             return await cur.fetchone() is not None
 
-    async def _check_actor_may_change(self, entry_id: str, actor: AnyActor, action: str) -> None:
-        """An actor may change the state of (pin, archive) only what it could have written."""
+    async def _check_actor_may_archive(self, entry_id: str, actor: AnyActor) -> None:
+        """An actor may archive only what it could have written."""
         entry = await self.store.get_entry(entry_id)
         if entry is None:
             raise EntryNotFound(entry_id)
         actor = Actor.parse(actor)
         if entry.source.value > actor.max_source.value:
-            exc = WriteRejected("provenance_guard", f"{actor.name!r} ({actor.kind.value}) may not {action} "
+            exc = WriteRejected("provenance_guard", f"{actor.name!r} ({actor.kind.value}) may not archive "
                                 f"{entry.key!r}, which is {entry.source.label}", existing_id=entry.id)
             async with self.store.transaction() as conn:
                 await self._audit(conn, "reject", actor, entry.id, exc.reason,
-                                  {"action": action, "key": entry.key, "message": exc.message})
+                                  {"action": "archive", "key": entry.key, "message": exc.message})
             raise exc
 
     async def set_pinned(self, entry_id: str, pinned: bool, actor: AnyActor) -> WriteOutcome:
-        await self._check_actor_may_change(entry_id, actor, "pin" if pinned else "unpin")
+        """A person only: a pin puts the entry in every prompt, beyond decay and automatic resolution."""
+        actor = await self.refuse_unless_person(actor, "pin" if pinned else "unpin", entry_id)
         async with self.store.transaction() as conn:
             entry = await self._load(conn, entry_id)
             if entry.pinned == pinned:
@@ -386,7 +393,7 @@ class WriteGate:
             return WriteOutcome("updated", updated, changed=[updated])
 
     async def archive(self, entry_id: str, actor: AnyActor, reason: str = "manual") -> WriteOutcome:
-        await self._check_actor_may_change(entry_id, actor, "archive")
+        await self._check_actor_may_archive(entry_id, actor)
         async with self.store.transaction() as conn:
             entry = await self._load(conn, entry_id)
             if entry.tier is MemoryTier.ARCHIVAL:
@@ -509,9 +516,9 @@ class WriteGate:
         now = to_iso(self.clock())
         async with self.store.transaction() as conn:
             for entry_id in ids:
-                await conn.execute(
-                    "UPDATE entries SET access_count=access_count+1, last_accessed=? WHERE id=?", (now, entry_id)
-                )
+                await conn.execute(  # capped where imports stop, so an export always imports back
+                    "UPDATE entries SET access_count=min(access_count+1, ?), last_accessed=? WHERE id=?",
+                    (MAX_COUNT, now, entry_id))
                 await Store.log_change(conn, entry_id, "access")
 
     async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
@@ -632,6 +639,7 @@ class WriteGate:
             if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
                 raise WriteRejected("key_taken", f"{entry.key!r} now has a live entry {holder.id}; "
                                     f"{entry_id} cannot come back beside it", existing_id=holder.id)
+            await self._refuse_other_type(conn, entry)
         updated = replace(entry, tier=tier, superseded_by=superseded_by, updated_at=self.clock())
         await Store.update_entry(conn, updated)
         await self._audit(conn, "reinstate", actor, entry_id, reason,

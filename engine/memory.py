@@ -26,7 +26,6 @@ from .models import (
     MemoryTier,
     MemoryType,
     ProvenanceLevel,
-    new_id,
     utcnow,
     validate_importance,
 )
@@ -153,7 +152,8 @@ class MemoryEngine:
 
     `actor` is who this engine writes as when a call names no one: the app and the
     CLI open it as the person; anything else defaults to an agent, which stores at
-    most model_inferred and may not restore, resolve, merge, undo or purge."""
+    most model_inferred and may not pin, restore, resolve, merge, undo, purge or
+    trust an import's provenance."""
 
     def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow,
                  embedder_factory: Optional[Callable] = None, reranker_factory: Optional[Callable] = None,
@@ -299,7 +299,7 @@ class MemoryEngine:
                   importance: float = 0.5, pinned: bool = False, source_session: str = "",
                   episode_id: Optional[str] = None, actor: AnyActor = None, reason: str = "") -> WriteOutcome:
         """A write through the gate. The source is capped at what the actor may state
-        (an agent's writes land as model_inferred at most)."""
+        (an agent's writes land as model_inferred at most, and unpinned)."""
         now = self.clock()
         if not isinstance(pinned, bool):
             raise InvalidValue(f"pinned must be true or false, got {pinned!r}")
@@ -508,10 +508,13 @@ class MemoryEngine:
 
         A file's declared provenance cannot be verified, so entries land as LEGACY (the
         spec's "migrated, unverified") and unpinned unless trust_provenance says a person
-        is restoring their own export; the audit records which. Only SEMANTIC and ARCHIVAL
+        is restoring their own export (this engine must act for a person); the audit
+        records which. Only SEMANTIC and ARCHIVAL
         entries are imported: a WORKING note belongs to a live session's prompt. verbatim
         keeps ids, versions and chains (formats that have them); a chain lands whole or
         not at all."""
+        if trust_provenance:
+            await self.gate.refuse_unless_person(self.actor, "import keeping the declared provenance")
         report = ImportReport()
         importer = Actor.importer(str(actor), trusted=trust_provenance)
         items: list[tuple[dict, MemoryEntry]] = []
@@ -522,11 +525,8 @@ class MemoryEngine:
                 report.refuse(where, entry, "invalid", f"tier {entry.tier.label} is not imported: only semantic "
                               "and archival entries are (a working note belongs to a live session)")
             else:
-                if not trust_provenance:
-                    entry.source = ProvenanceLevel.LEGACY
-                    entry.pinned = False  # a pin is a person's choice, and puts the entry first in every prompt
-                items.append((where, entry))
-        chains = await self._import_chains(items, report) if verbatim else [[item] for item in items]
+                items.append((where, entry))  # the gate caps provenance and pin at what the importer may store
+        chains = await self._import_chains(items, report, trust_provenance) if verbatim else [[item] for item in items]
         reason = "import, declared provenance trusted" if trust_provenance else "import, provenance capped at legacy"
         pending: list[list[tuple[dict, MemoryEntry]]] = []
         for chain in chains + [None]:
@@ -541,15 +541,18 @@ class MemoryEngine:
         report.refused.sort(key=lambda r: (str(r.get("file", "")), r.get("line", r.get("index", -1))))
         return report
 
-    async def _import_chains(self, items: list[tuple[dict, MemoryEntry]],
-                             report: ImportReport) -> list[list[tuple[dict, MemoryEntry]]]:
+    async def _import_chains(self, items: list[tuple[dict, MemoryEntry]], report: ImportReport,
+                             trusted: bool) -> list[list[tuple[dict, MemoryEntry]]]:
         """Group verbatim entries into version chains (linked by superseded_by), refusing
         with its place every line that would break one: a repeated id, an id taken by a
         different stored entry, a link to an entry not in the file, a superseded entry
         outside ARCHIVAL, a loop; a chain with a refused line is refused whole. Entries
-        already stored as they are (a re-run import) count as unchanged."""
+        already stored as they are (a re-run import) count as unchanged; a trusted import
+        of an entry stored with a lower provenance is refused, saying why (it never
+        rewrites a stored entry)."""
         by_id: dict[str, tuple[dict, MemoryEntry]] = {}
         problems: dict[str, str] = {}
+        reasons: dict[str, str] = {}  # a problem's reason, when it is not an invalid line
         for where, entry in items:
             if entry.id in by_id:
                 report.refuse(where, entry, "invalid",
@@ -560,7 +563,14 @@ class MemoryEngine:
         present = set()
         for entry_id, (where, entry) in by_id.items():
             if entry_id in stored:
-                if stored[entry_id] == (entry.type, entry.key, entry.content):
+                same = stored[entry_id][:3] == (entry.type, entry.key, entry.content)
+                source = stored[entry_id][3]
+                if same and trusted and source.value < entry.source.value:
+                    reasons[entry_id] = "already_stored"
+                    problems[entry_id] = (f"id {entry_id} is already stored as {source.label}; a trusted import "
+                                          "does not raise a stored entry's provenance (import into an empty store "
+                                          "to keep the file's provenance and pins)")
+                elif same:
                     present.add(entry_id)
                 else:
                     problems[entry_id] = (f"id {entry_id} is already taken by a different stored entry "
@@ -599,7 +609,7 @@ class MemoryEngine:
                 for m in members:
                     where, entry = by_id[m]
                     if m in problems:
-                        report.refuse(where, entry, "invalid", problems[m])
+                        report.refuse(where, entry, reasons.get(m, "invalid"), problems[m])
                     elif m in present:
                         report.unchanged += 1
                     else:
@@ -614,14 +624,15 @@ class MemoryEngine:
                 chains.append(chain)
         return chains
 
-    async def _stored_identities(self, ids: list[str]) -> dict[str, tuple[MemoryType, str, str]]:
-        """(type, key, content) of the stored entries among ids."""
+    async def _stored_identities(self, ids: list[str]) -> dict[str, tuple[MemoryType, str, str, ProvenanceLevel]]:
+        """(type, key, content, source) of the stored entries among ids."""
         found = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             rows = await self.store.fetchall(
-                f"SELECT id, type, key, content FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-            found.update({r[0]: (MemoryType(r[1]), r[2], r[3]) for r in rows})
+                f"SELECT id, type, key, content, source FROM entries WHERE id IN ({','.join('?' * len(chunk))})",
+                chunk)
+            found.update({r[0]: (MemoryType(r[1]), r[2], r[3], ProvenanceLevel(r[4])) for r in rows})
         return found
 
     # ---- sessions, consolidation, contradictions
@@ -648,10 +659,11 @@ class MemoryEngine:
         """End the session and schedule its consolidation in the background; returns at once."""
         return await self.consolidation.end_session(key)
 
-    async def clear_working(self, session_key: str, actor: str = "consolidation") -> int:
-        """Drop a session's WORKING entries (through the gate) and forget its ring buffer."""
+    async def clear_working(self, session_key: str, actor: AnyActor = None) -> int:
+        """Drop a session's WORKING entries (through the gate) and forget its ring buffer;
+        the audit names who did (consolidation passes itself)."""
         entries = await self.working_entries(session_key)
-        await self.gate.drop_working([e.id for e in entries], actor, "session consolidated")
+        await self.gate.drop_working([e.id for e in entries], self.who(actor), "session consolidated")
         self._working.pop(session_key, None)
         return len(entries)
 

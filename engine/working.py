@@ -31,8 +31,9 @@ class Rendered:
 
 
 # What can make emphasis or undo an escape: every `*`, a `_` at a word edge (inside a
-# word, as in test_export.py, it is plain text), and a backslash before punctuation.
-_MARKUP = re.compile(r"\*|\\(?=[!-/:-@\[-`{-~])|(?<![^\W_])_|_(?![^\W_])")
+# word, as in test_export.py, it is plain text), and a backslash before punctuation or
+# at the end (where it would escape the `**` that closes a key).
+_MARKUP = re.compile(r"\*|\\(?=[!-/:-@\[-`{-~]|\Z)|(?<![^\W_])_|_(?![^\W_])")
 
 
 def escape_markdown(text: str) -> str:

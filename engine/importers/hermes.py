@@ -15,9 +15,13 @@ FILES = {"MEMORY.md": MemoryType.ENVIRONMENT, "USER.md": MemoryType.USER}
 _SEPARATOR = re.compile(r"^\s*§\s*$", re.MULTILINE)
 
 
+# Short enough that "hermes/", the slug and a "-N" for repeats stay well inside a key.
+MAX_SLUG_CHARS = 64
+
+
 def slug(text: str, words: int = 6) -> str:
     tokens = re.findall(r"\w+", text.lower())[:words]
-    return "-".join(tokens) or "entry"
+    return "-".join(tokens)[:MAX_SLUG_CHARS].rstrip("-_") or "entry"
 
 
 def split_entries(text: str) -> list[str]:

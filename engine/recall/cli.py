@@ -21,7 +21,7 @@ def register(add) -> None:
     source.add_argument("--longmemeval", metavar="FILE")
     source.add_argument("--beir", metavar="DIR")
     p.add_argument("--granularity", choices=["session", "turn"], default="session")
-    p.add_argument("--limit", type=int, default=None, help="evaluate the first N questions only")
+    p.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N questions only")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(needs_store=False)
     p = add("bench", cmd_bench, "recall benchmark on a synthetic store (fixed seed)")

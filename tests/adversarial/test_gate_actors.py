@@ -44,7 +44,7 @@ async def test_agent_writes_are_capped_and_meet_the_guard(engine):
     assert info.value.reason == "provenance_guard"
     with pytest.raises(WriteRejected, match="provenance_guard|may not archive"):
         await engine.archive(mine.id, actor="agent")
-    with pytest.raises(WriteRejected, match="may not pin"):
+    with pytest.raises(WriteRejected, match="pin needs a person"):
         await engine.pin(mine.id, actor="agent")
     with pytest.raises(WriteRejected) as info:
         await engine.edit(mine.id, "UTC-5", actor="agent")

@@ -21,7 +21,7 @@ async def test_export_import_round_trip_is_lossless(engine, tmp_path):
     count = await engine.export_jsonl(path)
     assert count == await engine.count_entries()
     kept = [e for e in await engine.list_entries() if e.tier is not MemoryTier.WORKING]
-    async with await MemoryEngine.open(tmp_path / "copy.db") as copy:
+    async with await MemoryEngine.open(tmp_path / "copy.db", actor="user") as copy:
         report = await copy.import_jsonl(path, trust_provenance=True)
         assert report.landed == len(kept) and len(report.refused) == count - len(kept)
         assert all("tier working is not imported" in r["message"] for r in report.refused)
