@@ -43,7 +43,8 @@ class ContradictionBook:
 
     async def get(self, contradiction_id: str) -> ContradictionRecord:
         """By id, or by a unique prefix of at least four characters."""
-        return await self._load(self.store.conn, contradiction_id)
+        async with self.store.read() as conn:
+            return await self._load(conn, contradiction_id)
 
     async def resolutions(self, contradiction_id: Optional[str] = None) -> list[dict[str, Any]]:
         sql = "SELECT id, contradiction_id, action, actor, at, merged_entry_id, before, after, undone_at FROM resolutions"
