@@ -10,7 +10,8 @@ What the scripts are written to exercise, against the demo's FACTS:
             number (token lifetime), date (ledger-cli release day)
   refused   an injection dressed as a preference (scanner), an editor the user
             already stated (provenance guard)
-  versions  orbit-web/package-manager: pnpm 8 -> 9 (from a WORKING note) -> 9.12
+  versions  orbit-web/package-manager: pnpm 8 -> 9 -> 9.12 (a WORKING note alone could not
+            replace it: a note's facts carry the note's own provenance)
 and one session left open with messages, beside the demo's WORKING buffer."""
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ SESSIONS: tuple[ScriptedSession, ...] = (
         (A, "Understood. Where does the CLI read its configuration from now?"),
         (U, "The ledger-cli config lives in ~/.config/ledger/config.toml."),
         (A, "Thanks, I'll point the sync client at that file."),
+        (U, "Unrelated: orbit-web was upgraded to pnpm 9 this morning."),
     ), working=(
         ("task/current", "Porting ledger-cli's sync client to the new server API.", 0.7),
-        ("note/orbit", "orbit-web was upgraded to pnpm 9 this morning.", 0.5),
     )),
     ScriptedSession("s-1125", 4 * 24, (
         (U, "Quick atlas-api status for the changelog."),
