@@ -311,13 +311,23 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
 
 
 class Store:
-    """One aiosqlite connection to one store file, WAL, busy timeout, foreign keys."""
+    """One aiosqlite connection to one store file, WAL, busy timeout, foreign keys.
+
+    change_log is a bounded journal: the newest CHANGE_LOG_KEEP rows are kept, older
+    ones are pruned every PRUNE_EVERY commits. A reader whose position fell behind
+    the pruned rows (change_log_floor) cannot replay and reloads everything instead."""
+
+    CHANGE_LOG_KEEP = 10_000
+    PRUNE_EVERY = 500
 
     def __init__(self, path: Path, conn: aiosqlite.Connection, read_only: bool):
         self.path = path
         self.conn = conn
         self.read_only = read_only
         self._lock = _ConnectionLock()
+        self.change_log_keep = self.CHANGE_LOG_KEEP
+        self.prune_every = self.PRUNE_EVERY
+        self._commits = 0
 
     # ---- opening -------------------------------------------------------------------
     @classmethod
@@ -415,6 +425,29 @@ class Store:
                 raise
             else:
                 await self.conn.execute("COMMIT")
+            self._commits += 1
+            if self._commits % self.prune_every == 0:
+                await self.prune_change_log()
+
+    async def prune_change_log(self) -> int:
+        """Drop change_log rows older than the newest change_log_keep; returns how many."""
+        async with self._lock.hold():
+            top = (await self.fetchone("SELECT coalesce(max(seq), 0) FROM change_log"))[0]
+            if top - await self.change_log_floor() <= self.change_log_keep:
+                return 0
+            await self._begin_immediate()
+            try:
+                cur = await self.conn.execute("DELETE FROM change_log WHERE seq <= ?", (top - self.change_log_keep,))
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+            return cur.rowcount
+
+    async def change_log_floor(self) -> int:
+        """The last pruned seq: a reader at a position below it has missed rows."""
+        row = await self.fetchone("SELECT min(seq) FROM change_log")
+        return 0 if row[0] is None else row[0] - 1
 
     async def _begin_immediate(self) -> None:
         """BEGIN IMMEDIATE; an immediate SQLITE_BUSY (no busy handler ran) is retried
