@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 from datetime import datetime
@@ -25,6 +26,8 @@ from .models import (
     to_iso,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
 # BEGIN IMMEDIATE answered SQLITE_BUSY without waiting (it can, e.g. when this
@@ -427,7 +430,10 @@ class Store:
                 await self.conn.execute("COMMIT")
             self._commits += 1
             if self._commits % self.prune_every == 0:
-                await self.prune_change_log()
+                try:
+                    await self.prune_change_log()
+                except sqlite3.Error as exc:  # housekeeping: the caller's commit stands either way
+                    log.warning("pruning change_log of %s failed (retried later): %s", self.path, exc)
 
     async def prune_change_log(self) -> int:
         """Drop change_log rows older than the newest change_log_keep; returns how many."""

@@ -157,6 +157,7 @@ class ConsolidationService:
         """By hand: consolidate one session, or every session with unconsolidated
         messages, plus any persisted job; waits and returns the runs it made."""
         already = len(self.pipeline.made)
+        self.skipped.clear()
         resumed = await self.start(watch_idle=False)
         # Oldest sessions first, so later statements are applied later.
         keys = [key] if key is not None else [
