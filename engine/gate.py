@@ -509,7 +509,9 @@ class WriteGate:
         return purged
 
     async def record_access(self, entry_ids: Iterable[str]) -> None:
-        """Rehearsal: each recall hit bumps access_count and last_accessed."""
+        """Rehearsal: each recall hit bumps access_count and last_accessed. Not journaled
+        in change_log: it changes no text, tier or chain, and a row per hit grew the
+        journal with every read."""
         ids = list(dict.fromkeys(entry_ids))
         if not ids:
             return
@@ -519,7 +521,6 @@ class WriteGate:
                 await conn.execute(  # capped where imports stop, so an export always imports back
                     "UPDATE entries SET access_count=min(access_count+1, ?), last_accessed=? WHERE id=?",
                     (MAX_COUNT, now, entry_id))
-                await Store.log_change(conn, entry_id, "access")
 
     async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
         """Archive every live SEMANTIC entry whose effective importance fell under the threshold."""

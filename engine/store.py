@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 from datetime import datetime
@@ -26,7 +27,12 @@ from .models import (
     utcnow,
 )
 
+log = logging.getLogger(__name__)
+
 BUSY_TIMEOUT_MS = 30_000
+# BEGIN IMMEDIATE answered SQLITE_BUSY without waiting (it can, e.g. when this
+# connection's snapshot is stale): retried with doubling pauses up to this long.
+BEGIN_RETRY_SECONDS = BUSY_TIMEOUT_MS / 1000
 
 # Each migration takes the schema from version i to i+1. Append, never edit.
 MIGRATIONS: list[str] = [
@@ -275,14 +281,56 @@ def _check_sqlite_file(path: Path) -> None:
         raise StoreError(f"{path} is not a SQLite database (bad header); it was left untouched")
 
 
+class _ConnectionLock:
+    """One task at a time on the shared connection; the task holding it may re-enter.
+
+    Why: a BEGIN IMMEDIATE issued while another task's SELECT is still open runs
+    inside that read snapshot, and SQLite answers SQLITE_BUSY at once, skipping the
+    busy timeout. Serialising reads and transactions means no read statement is
+    ever open when a transaction begins (and no task reads another's uncommitted
+    rows)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: Optional[asyncio.Task] = None
+
+    @contextlib.asynccontextmanager
+    async def hold(self) -> AsyncIterator[None]:
+        task = asyncio.current_task()
+        if self._owner is task:
+            yield
+            return
+        async with self._lock:
+            self._owner = task
+            try:
+                yield
+            finally:
+                self._owner = None
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text
+
+
 class Store:
-    """One aiosqlite connection to one store file, WAL, busy timeout, foreign keys."""
+    """One aiosqlite connection to one store file, WAL, busy timeout, foreign keys.
+
+    change_log is a bounded journal: the newest CHANGE_LOG_KEEP rows are kept, older
+    ones are pruned every PRUNE_EVERY commits. A reader whose position fell behind
+    the pruned rows (change_log_floor) cannot replay and reloads everything instead."""
+
+    CHANGE_LOG_KEEP = 10_000
+    PRUNE_EVERY = 500
 
     def __init__(self, path: Path, conn: aiosqlite.Connection, read_only: bool):
         self.path = path
         self.conn = conn
         self.read_only = read_only
-        self._write_lock = asyncio.Lock()
+        self._lock = _ConnectionLock()
+        self.change_log_keep = self.CHANGE_LOG_KEEP
+        self.prune_every = self.PRUNE_EVERY
+        self._commits = 0
 
     # ---- opening -------------------------------------------------------------------
     @classmethod
@@ -332,8 +380,7 @@ class Store:
             await self.conn.execute("PRAGMA synchronous=NORMAL")
 
     async def schema_version(self) -> int:
-        async with self.conn.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return (await self.fetchone("PRAGMA user_version"))[0]
 
     async def _migrate(self) -> None:
         current = await self.schema_version()
@@ -372,8 +419,8 @@ class Store:
         """BEGIN IMMEDIATE … COMMIT, rolled back on any error: all or nothing."""
         if self.read_only:
             raise ReadOnlyStore(f"{self.path} is open read-only; nothing was written")
-        async with self._write_lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+        async with self._lock.hold():
+            await self._begin_immediate()
             try:
                 yield self.conn
             except BaseException:
@@ -381,19 +428,65 @@ class Store:
                 raise
             else:
                 await self.conn.execute("COMMIT")
+            self._commits += 1
+            if self._commits % self.prune_every == 0:
+                try:
+                    await self.prune_change_log()
+                except sqlite3.Error as exc:  # housekeeping: the caller's commit stands either way
+                    log.warning("pruning change_log of %s failed (retried later): %s", self.path, exc)
+
+    async def prune_change_log(self) -> int:
+        """Drop change_log rows older than the newest change_log_keep; returns how many."""
+        async with self._lock.hold():
+            top = (await self.fetchone("SELECT coalesce(max(seq), 0) FROM change_log"))[0]
+            if top - await self.change_log_floor() <= self.change_log_keep:
+                return 0
+            await self._begin_immediate()
+            try:
+                cur = await self.conn.execute("DELETE FROM change_log WHERE seq <= ?", (top - self.change_log_keep,))
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+            await self.conn.execute("COMMIT")
+            return cur.rowcount
+
+    async def change_log_floor(self) -> int:
+        """The last pruned seq: a reader at a position below it has missed rows."""
+        row = await self.fetchone("SELECT min(seq) FROM change_log")
+        return 0 if row[0] is None else row[0] - 1
+
+    async def _begin_immediate(self) -> None:
+        """BEGIN IMMEDIATE; an immediate SQLITE_BUSY (no busy handler ran) is retried
+        with backoff, so another process's long write delays us instead of failing us."""
+        loop = asyncio.get_running_loop()
+        deadline, pause = loop.time() + BEGIN_RETRY_SECONDS, 0.005
+        while True:
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or loop.time() + pause > deadline:
+                    raise
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.5)
 
     async def data_version(self) -> int:
         """Changes when another connection commits (PRAGMA data_version)."""
-        async with self.conn.execute("PRAGMA data_version") as cur:
-            return (await cur.fetchone())[0]
+        return (await self.fetchone("PRAGMA data_version"))[0]
 
     # ---- reads ---------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The connection for several reads in a row, no transaction of another task in between."""
+        async with self._lock.hold():
+            yield self.conn
+
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
-        async with self.conn.execute(sql, tuple(params)) as cur:
+        async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
             return list(await cur.fetchall())
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Optional[tuple]:
-        async with self.conn.execute(sql, tuple(params)) as cur:
+        async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
             return await cur.fetchone()
 
     async def get_entry(self, entry_id: str) -> Optional[MemoryEntry]:

@@ -5,6 +5,7 @@ Exit codes follow engine.cli: 0 ok, 1 failure or not found, 2 usage, 3 refused."
 from __future__ import annotations
 
 import re
+import sys
 from datetime import datetime, timedelta
 from typing import Optional
 
@@ -140,6 +141,9 @@ async def cmd_consolidate(engine, args) -> int:
         runs = await _guarded(service.consolidate(args.session))
     finally:
         await service.stop()
+    for key, holder in service.skipped.items():
+        print(f"notice: session {key} is being consolidated by another process ({holder}); left to it",
+              file=sys.stderr)
     emit(args, [r.to_dict() for r in runs], lambda: "\n".join(
         f"{r.session_key:<20} {r.status:<7} " + ", ".join(f"{k}={v}" for k, v in r.counts.items())
         + "".join(f"\n    error: {e}" for e in r.errors) for r in runs) or "nothing to consolidate")

@@ -10,7 +10,9 @@ What the scripts are written to exercise, against the demo's FACTS:
             number (token lifetime), date (ledger-cli release day)
   refused   an injection dressed as a preference (scanner), an editor the user
             already stated (provenance guard)
-  versions  orbit-web/package-manager: pnpm 8 -> 9 (from a WORKING note) -> 9.12
+  versions  orbit-web/package-manager: pnpm 8 -> 9 (from a WORKING note the user dictated;
+            a note's facts carry the note's provenance, so an agent's own model_inferred
+            note could not have replaced the consolidated pnpm 8) -> 9.12
 and one session left open with messages, beside the demo's WORKING buffer."""
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class ScriptedSession:
     key: str
     hours_ago: float
     turns: tuple[tuple[str, str], ...]
-    working: tuple[tuple[str, str, float], ...] = ()  # notes the agent kept during the session
+    working: tuple[tuple[str, str, float, str], ...] = ()  # notes kept during the session, with their provenance
     end: bool = True
 
 
@@ -52,8 +54,8 @@ SESSIONS: tuple[ScriptedSession, ...] = (
         (U, "The ledger-cli config lives in ~/.config/ledger/config.toml."),
         (A, "Thanks, I'll point the sync client at that file."),
     ), working=(
-        ("task/current", "Porting ledger-cli's sync client to the new server API.", 0.7),
-        ("note/orbit", "orbit-web was upgraded to pnpm 9 this morning.", 0.5),
+        ("task/current", "Porting ledger-cli's sync client to the new server API.", 0.7, "model_inferred"),
+        ("note/orbit", "orbit-web was upgraded to pnpm 9 this morning.", 0.5, "user_stated"),
     )),
     ScriptedSession("s-1125", 4 * 24, (
         (U, "Quick atlas-api status for the changelog."),
@@ -98,8 +100,9 @@ async def replay_sessions(engine, clock) -> dict[str, int]:
             for role, content in session.turns:
                 clock.at += timedelta(minutes=2)
                 await service.add_message(session.key, role, content)
-            for key, content, importance in session.working:
-                await engine.remember_working(session.key, key, content, importance)
+            for key, content, importance, source in session.working:
+                actor = "user" if source == "user_stated" else "agent"
+                await engine.remember_working(session.key, key, content, importance, source=source, actor=actor)
             if session.end:
                 clock.at += timedelta(minutes=1)
                 await service.end_session(session.key)

@@ -141,10 +141,11 @@ class RuleExtractor:
         self.projects = tuple(known_projects)
 
     def extract(self, messages: list[Message], notes: list[str]) -> list[CandidateFact]:
+        """Facts stamped with the time of the message that stated them (notes: unstamped)."""
         facts: dict[str, CandidateFact] = {}
         current: Optional[str] = None
-        texts = [(m.role, m.content) for m in messages] + [("note", n) for n in notes]
-        for role, text in texts:
+        texts = [(m.role, m.content, m.at) for m in messages] + [("note", n, None) for n in notes]
+        for role, text, at in texts:
             for sentence in sentences(text):
                 projects = find_projects(sentence, self.projects + tuple(facts_projects(facts)))
                 if role in ("user", "note") and not sentence.rstrip().endswith("?"):
@@ -152,6 +153,7 @@ class RuleExtractor:
                         if role == "note" and fact.key in facts:
                             continue  # the user's own words outrank the agent's notes
                         facts.pop(fact.key, None)  # a later statement in the session wins
+                        fact.stated_at = at
                         facts[fact.key] = fact
                 if projects:
                     current = projects[-1]

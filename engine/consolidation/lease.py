@@ -33,5 +33,15 @@ def is_abandoned(owner: str, until: float) -> bool:
             return True
         except PermissionError:
             return False
+        if _is_zombie(int(pid)):
+            return True  # killed, not yet reaped by its parent: it will never renew
         return until < time.time()
     return until < time.time()
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False

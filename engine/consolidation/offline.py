@@ -37,8 +37,8 @@ def extractive_summary(messages: list[Message], context: ExtractionContext) -> s
     """The session's most informative sentences, in their original order.
 
     A sentence scores for the projects and tools it names and for being the user's
-    own statement; questions and anything the write scanner would refuse are left
-    out, so the summary can always be stored."""
+    own statement; questions and anything the write scanner would refuse, alone or
+    joined to the sentences before it, are left out, so the summary can always be stored."""
     scored: list[tuple[float, int, str]] = []
     position = 0
     for message in messages:
@@ -51,9 +51,15 @@ def extractive_summary(messages: list[Message], context: ExtractionContext) -> s
             score += min(len(sentence), 160) / 400
             text = sentence if len(sentence) <= SUMMARY_SENTENCE_CHARS else sentence[: SUMMARY_SENTENCE_CHARS - 1] + "…"
             scored.append((score, position, text))
-    best = sorted(scored, key=lambda s: (-s[0], s[1]))[:SUMMARY_SENTENCES]
-    return " ".join(text for _, _, text in sorted(best, key=lambda s: s[1]))
-
+    chosen: list[tuple[int, str]] = []
+    for _, position, text in sorted(scored, key=lambda s: (-s[0], s[1])):
+        trial = sorted(chosen + [(position, text)])
+        # Two harmless sentences can be refused once joined (e.g. a line of '=====' then 'Begin …').
+        if not scan_memory_content(" ".join(t for _, t in trial)).blocked:
+            chosen = trial
+        if len(chosen) == SUMMARY_SENTENCES:
+            break
+    return " ".join(text for _, text in chosen)
 
 def _importance(facts: int, found_entities: int, message_count: int) -> float:
     """More facts and entities make an episode worth keeping longer."""

@@ -24,15 +24,16 @@ import re
 from dataclasses import replace
 from typing import Awaitable, Callable, Optional, TypeVar
 
-from ..gate import WriteRejected
-from ..models import Episode, InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel, new_id, to_iso
+from ..gate import WriteRejected, scan_texts
+from ..models import (Episode, InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel, from_iso, new_id,
+                      to_iso)
 from ..store import EPISODE_COLUMNS, row_to_episode
 from .detect import candidate_pairs, cosines, known_pairs, live_entries
 from .extract import find_projects
 from .llm import ExtractionContext, LanguageModel, ModelError
 from .offline import OfflineModel
-from .records import CandidateFact, RunRecord
-from .resolve import ContradictionBook
+from .records import CandidateFact, Message, RunRecord
+from .resolve import ContradictionBook, stated_time
 from .sessions import SessionLog
 
 T = TypeVar("T")
@@ -47,12 +48,14 @@ class Pipeline:
         self.offline = offline
         self.book = book
         self.sessions = sessions
+        self.made: list[str] = []  # ids of the runs this process recorded, oldest first
 
     async def run(self, session_key: str, trigger: str, job_id: Optional[str] = None) -> RunRecord:
         run = RunRecord(id=new_id(), session_key=session_key, trigger=trigger, status="running",
                         started_at=self.engine.clock(), job_id=job_id,
                         detail={"episodes": [], "refused": [], "contradictions": [], "resolutions": []})
         await self._save(run, insert=True)
+        self.made.append(run.id)
         try:
             await self.sessions.get(session_key)
             while (episode := await self._episode(run, session_key)) is not None:
@@ -84,14 +87,9 @@ class Pipeline:
         messages = await self.sessions.messages(key, after=session.consolidated_through)
         if not messages:
             return None
-        notes = [e.content for e in await self.engine.working_entries(key)]
         context = await self._context()
-        summary = await self._ask(run, "summariser", lambda m: m.summarise(messages, context))
-        facts = await self._ask(run, "extractor", lambda m: m.extract_facts(messages, notes, context))
-        episode = Episode(session_key=key, summary=summary.text or f"{len(messages)} messages with no statements to summarise.",
-                          message_range_start=messages[0].idx, message_range_end=messages[-1].idx,
-                          entity_ids=summary.entities, importance=summary.importance, created_at=self.engine.clock(),
-                          produced_by=summary.produced_by)
+        episode = await self._summarise(run, key, messages, context)
+        facts = await self._extract(run, messages, await self.engine.working_entries(key), context)
         async with self.engine.store.transaction() as conn:
             async with conn.execute(f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE session_key=? AND "
                                     "message_range_start=? AND message_range_end=?",
@@ -99,25 +97,70 @@ class Pipeline:
                 existing = await cur.fetchone()
             if existing is not None:  # another process made it meanwhile
                 return row_to_episode(existing)
-            try:
-                await self.engine.gate.write_episode_in(conn, episode, "consolidation")
-            except WriteRejected as exc:
-                run.errors.append(f"the episode summary by {summary.produced_by} was refused by the write scanner "
-                                  f"({exc.reason}); the offline extractive summary was stored instead")
-                fallback = await self.offline.summarise(messages, context)
-                episode = replace(episode, summary=fallback.text, produced_by=fallback.produced_by)
-                await self.engine.gate.write_episode_in(conn, episode, "consolidation")
+            await self.engine.gate.write_episode_in(conn, episode, "consolidation")
             for ordinal, fact in enumerate(facts):
                 await conn.execute(
                     "INSERT INTO fact_candidates(episode_id, ordinal, key, content, type, tags, importance, "
-                    "produced_by, status) VALUES (?,?,?,?,?,?,?,?, 'new')",
+                    "produced_by, status, detail) VALUES (?,?,?,?,?,?,?,?, 'new', ?)",
                     (episode.id, ordinal, fact.key, fact.content, fact.type.value, json.dumps(fact.tags),
-                     fact.importance, fact.produced_by))
+                     fact.importance, fact.produced_by,
+                     json.dumps(_origin(fact.source, fact.stated_at or messages[-1].at))))
         self._count(run, "episodes")
         self._count(run, "messages", len(messages))
         self._count(run, "candidates", len(facts))
         run.detail["episodes"].append(episode.id)
         return episode
+
+    async def _extract(self, run: RunRecord, messages: list[Message], notes: list[MemoryEntry],
+                       context: ExtractionContext) -> list[CandidateFact]:
+        """Candidate facts, each capped at the provenance of what it came from.
+
+        The user's own statements in the transcript justify `consolidated` (the spec's
+        level for facts the pipeline extracts; extractors take only what the user
+        stated). A WORKING note carries its writer's provenance, so a fact that only a
+        weaker note supports gets that note's level: a model_inferred note can never
+        come back as a consolidated fact. The extractor is asked again with each weaker
+        level of notes added; what appears only then came from those notes."""
+        strong = [n.content for n in notes if n.source.value >= ProvenanceLevel.CONSOLIDATED.value]
+        facts = await self._ask(run, "extractor", lambda m: m.extract_facts(messages, strong, context))
+        weak_levels = sorted({n.source for n in notes if n.source.value < ProvenanceLevel.CONSOLIDATED.value},
+                             key=lambda level: -level.value)
+        for level in weak_levels:  # model_inferred notes first, then legacy ones
+            given = strong + [n.content for n in notes if level.value <= n.source.value < ProvenanceLevel.CONSOLIDATED.value]
+            answer = await self._ask(run, "extractor", lambda m: m.extract_facts(messages, given, context))
+            keys = {f.key for f in facts}
+            facts += [replace(f, source=level) for f in answer if f.key not in keys]
+        return facts
+
+    async def _summarise(self, run: RunRecord, key: str, messages: list[Message],
+                         context: ExtractionContext) -> Episode:
+        """The episode, with a summary the write scanner accepts.
+
+        A refused summary never blocks the session: the model's summary falls back to
+        the offline extractive one (which leaves out any sentence whose joining would
+        be refused), and, should even that be refused, to a plain note that says so.
+        The run's errors say which summary was stored."""
+        summary = await self._ask(run, "summariser", lambda m: m.summarise(messages, context))
+        episode = Episode(session_key=key, summary=summary.text or f"{len(messages)} messages with no statements to summarise.",
+                          message_range_start=messages[0].idx, message_range_end=messages[-1].idx,
+                          entity_ids=[e for e in summary.entities if not scan_texts(e).blocked],
+                          importance=summary.importance, created_at=self.engine.clock(),
+                          produced_by=summary.produced_by)
+        verdict = scan_texts(episode.summary)
+        if not verdict.blocked:
+            return episode
+        refused_by = summary.produced_by
+        if summary.produced_by != self.offline.name:
+            fallback = await self.offline.summarise(messages, context)
+            if fallback.text and not scan_texts(fallback.text).blocked:
+                run.errors.append(f"the episode summary by {refused_by} was refused by the write scanner "
+                                  f"({verdict.reason}); the offline extractive summary ({fallback.produced_by}) "
+                                  "was stored instead")
+                return replace(episode, summary=fallback.text, produced_by=fallback.produced_by)
+        run.errors.append(f"the episode summary by {refused_by} was refused by the write scanner ({verdict.reason}); "
+                          "the episode was stored with a note in place of its summary")
+        return replace(episode, summary=f"{len(messages)} messages; the summary was withheld because the write "
+                                        f"scanner refused it ({verdict.reason}).", produced_by="withheld")
 
     async def _context(self) -> ExtractionContext:
         rows = await self.engine.store.fetchall(
@@ -137,7 +180,7 @@ class Pipeline:
             entry = MemoryEntry(
                 key=fact.key, content=fact.content, type=fact.type, tier=MemoryTier.SEMANTIC, tags=fact.tags,
                 source_session=episode.session_key, created_at=now, updated_at=now, last_accessed=now,
-                importance=fact.importance, source=ProvenanceLevel.CONSOLIDATED, episode_id=episode.id)
+                importance=fact.importance, source=fact.source, episode_id=episode.id)
             actor = f"consolidation:{fact.produced_by}"
             async with self.engine.store.transaction() as conn:
                 async with conn.execute("SELECT status FROM fact_candidates WHERE episode_id=? AND ordinal=?",
@@ -146,6 +189,7 @@ class Pipeline:
                         continue
                 entry_id, detail = None, {}
                 try:
+                    await _refuse_if_older(conn, self.engine.store, entry, fact.stated_at)
                     outcome = await self.engine.gate.write_in(conn, entry, actor, f"fact from episode {episode.id}")
                     status, entry_id = ("unchanged" if outcome.action == "unchanged" else "written"), outcome.entry.id
                     detail = {"action": outcome.action, "replaced": outcome.replaced.id if outcome.replaced else None}
@@ -156,7 +200,9 @@ class Pipeline:
                     status, detail = "refused", {"reason": "invalid", "message": str(exc)}
                 await conn.execute("UPDATE fact_candidates SET status=?, entry_id=?, run_id=?, detail=? "
                                    "WHERE episode_id=? AND ordinal=?",
-                                   (status, entry_id, run.id, json.dumps(detail, default=str), episode.id, fact.ordinal))
+                                   (status, entry_id, run.id,
+                                    json.dumps(detail | _origin(fact.source, fact.stated_at), default=str),
+                                    episode.id, fact.ordinal))
             self._count(run, status)
             if status == "refused":
                 run.detail["refused"].append({"key": fact.key, "reason": detail.get("reason"),
@@ -170,9 +216,15 @@ class Pipeline:
             sql += " AND status=?"
             params.append(status)
         rows = await self.engine.store.fetchall(sql + " ORDER BY ordinal", params)
-        return [CandidateFact(episode_id=r[0], ordinal=r[1], key=r[2], content=r[3], type=MemoryType(r[4]),
-                              tags=json.loads(r[5]), importance=r[6], produced_by=r[7], status=r[8], entry_id=r[9],
-                              detail=json.loads(r[10])) for r in rows]
+        out = []
+        for r in rows:
+            detail = json.loads(r[10])
+            out.append(CandidateFact(
+                episode_id=r[0], ordinal=r[1], key=r[2], content=r[3], type=MemoryType(r[4]), tags=json.loads(r[5]),
+                importance=r[6], produced_by=r[7], status=r[8], entry_id=r[9], detail=detail,
+                source=ProvenanceLevel(detail.get("source", ProvenanceLevel.CONSOLIDATED.value)),
+                stated_at=from_iso(detail.get("stated_at"))))
+        return out
 
     # ---- step 3: contradictions -----------------------------------------------------------
     async def _detect(self, run: RunRecord, episode: Episode) -> None:
@@ -252,3 +304,22 @@ class Pipeline:
                     "UPDATE consolidation_runs SET session_key=?, trigger=?, status=?, started_at=?, ended_at=?, "
                     "summariser=?, extractor=?, verifier=?, counts=?, errors=?, detail=?, job_id=? WHERE id=?",
                     values + (run.id,))
+
+
+def _origin(source: ProvenanceLevel, stated_at) -> dict:
+    """What a candidate's detail keeps of where it came from."""
+    return {"source": source.value, "stated_at": to_iso(stated_at)}
+
+
+async def _refuse_if_older(conn, store, entry: MemoryEntry, stated_at) -> None:
+    """Equal provenance: the more recently *stated* fact wins, whatever order the
+    sessions were consolidated in. A fact older than the key's current value (at the
+    same level) is not written over it."""
+    current = await store.current_for_key(conn, entry.type, entry.key)
+    if current is None or current.source != entry.source or current.content == entry.content or stated_at is None:
+        return
+    current_at = await stated_time(conn, current)
+    if current_at > stated_at:
+        raise WriteRejected("older_statement", f"{entry.key!r} already holds a statement made later "
+                            f"({to_iso(current_at)}) than this one ({to_iso(stated_at)})",
+                            existing_id=current.id)

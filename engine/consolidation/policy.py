@@ -10,17 +10,22 @@ so a pending one still shows what the rule would have done and why it did not.""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, Optional
 
 from ..models import MemoryEntry
 
 
-def plan(a: MemoryEntry, b: MemoryEntry, confidence: float, min_confidence: float) -> dict[str, Any]:
+def plan(a: MemoryEntry, b: MemoryEntry, confidence: float, min_confidence: float,
+         times: Optional[tuple[datetime, datetime]] = None) -> dict[str, Any]:
+    """times: when each was stated (default: created); recency compares these, so the
+    outcome does not depend on the order in which consolidation wrote the entries."""
+    a_at, b_at = times or (a.created_at, b.created_at)
     if a.source != b.source:
         winner, rule = (a, "provenance") if a.source.value > b.source.value else (b, "provenance")
         why = f"{winner.source.label} outranks {(b if winner is a else a).source.label}"
-    elif a.created_at != b.created_at:
-        winner, rule = (a, "recency") if a.created_at > b.created_at else (b, "recency")
+    elif a_at != b_at:
+        winner, rule = (a, "recency") if a_at > b_at else (b, "recency")
         why = f"both {a.source.label}; the newer one wins"
     else:
         return {"auto": False, "rule": None, "winner": None, "loser": None,

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Optional
 
-from ..models import Contradiction, ContradictionStatus, MemoryEntry, MemoryType, from_iso, to_iso
+from ..models import Contradiction, ContradictionStatus, MemoryEntry, MemoryType, ProvenanceLevel, from_iso, to_iso
 
 ROLES = ("user", "assistant", "system", "tool")
 
@@ -80,9 +80,14 @@ class CandidateFact:
     detail: dict[str, Any] = field(default_factory=dict)
     ordinal: int = 0
     episode_id: str = ""
+    # What the fact came from decides both: the provenance it may carry (never above
+    # its source's) and the time it was stated (what "the more recent wins" compares).
+    source: ProvenanceLevel = ProvenanceLevel.CONSOLIDATED
+    stated_at: Optional[datetime] = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "type": self.type.label}
+        return {**asdict(self), "type": self.type.label, "source": self.source.label,
+                "stated_at": to_iso(self.stated_at)}
 
 
 @dataclass

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import datetime
 from typing import Any, Optional
 
 from ..gate import WriteRejected
-from ..models import ContradictionStatus, InvalidValue, MemoryEntry, MemoryTier, ProvenanceLevel, to_iso
+from ..models import ContradictionStatus, InvalidValue, MemoryEntry, MemoryTier, ProvenanceLevel, from_iso, to_iso
 from ..store import CONTRADICTION_COLUMNS, ENTRY_COLUMNS, Store, row_to_entry
 from .policy import plan
 from .records import ConsolidationError, ContradictionRecord, NotFound, ResolutionResult, Signals, Verdict
@@ -43,7 +44,8 @@ class ContradictionBook:
 
     async def get(self, contradiction_id: str) -> ContradictionRecord:
         """By id, or by a unique prefix of at least four characters."""
-        return await self._load(self.store.conn, contradiction_id)
+        async with self.store.read() as conn:
+            return await self._load(conn, contradiction_id)
 
     async def resolutions(self, contradiction_id: Optional[str] = None) -> list[dict[str, Any]]:
         sql = "SELECT id, contradiction_id, action, actor, at, merged_entry_id, before, after, undone_at FROM resolutions"
@@ -87,7 +89,8 @@ class ContradictionBook:
             a, b = await _entry(conn, a.id), await _entry(conn, b.id)
             if not (_live(a) and _live(b)):
                 return None, None
-            preview = plan(a, b, verdict.confidence, min_confidence)
+            preview = plan(a, b, verdict.confidence, min_confidence,
+                           times=(await stated_time(conn, a), await stated_time(conn, b)))
             record = ContradictionRecord(
                 entry_a_id=a.id, entry_b_id=b.id, description=verdict.description, confidence=verdict.confidence,
                 created_at=self.engine.clock(), detector=verdict.produced_by,
@@ -228,6 +231,15 @@ class ContradictionBook:
                                "reopened": before["obsolete"]}, at=now)
             reopened = replace(record, status=ContradictionStatus.PENDING, resolution=None, resolved_at=None)
             return ResolutionResult(reopened, "undo", changed, resolution_id)
+
+
+async def stated_time(conn, entry: MemoryEntry) -> datetime:
+    """When an entry's statement was made: for a consolidated fact, the latest time a
+    session stated it (not when a run happened to write it); otherwise its creation."""
+    async with conn.execute("SELECT json_extract(detail, '$.stated_at') FROM fact_candidates WHERE entry_id=? "
+                            "AND json_extract(detail, '$.stated_at') IS NOT NULL", (entry.id,)) as cur:
+        times = [from_iso(r[0]) for r in await cur.fetchall()]
+    return max(times, default=entry.created_at)
 
 
 def _live(entry: MemoryEntry) -> bool:

@@ -62,6 +62,7 @@ class ConsolidationService:
         self.book = ContradictionBook(engine)
         self.pipeline = Pipeline(engine, self.model, self.offline, self.book, self.sessions)
         self._idle_task: Optional[asyncio.Task] = None
+        self.skipped: dict[str, str] = {}  # session key -> the live process(es) consolidating it
 
     # ---- lifecycle -------------------------------------------------------------------
     async def start(self, watch_idle: bool = True) -> list[str]:
@@ -76,8 +77,10 @@ class ConsolidationService:
                 await conn.execute(f"UPDATE consolidation_runs SET status='interrupted', ended_at=? WHERE "
                                    f"status='running' AND job_id IN ({marks})",
                                    (to_iso(self.engine.clock()), *abandoned))
+        # In the order the jobs were created, as an uninterrupted run would have taken them.
         rows = await self.engine.store.fetchall(
-            "SELECT DISTINCT session_key FROM jobs WHERE status IN ('pending','running') ORDER BY session_key")
+            "SELECT session_key FROM jobs WHERE status IN ('pending','running') GROUP BY session_key "
+            "ORDER BY min(created_at), min(rowid)")
         keys = [r[0] for r in rows]
         for key in keys:
             self._schedule(key)
@@ -153,14 +156,18 @@ class ConsolidationService:
     async def consolidate(self, key: Optional[str] = None, trigger: str = "manual") -> list[RunRecord]:
         """By hand: consolidate one session, or every session with unconsolidated
         messages, plus any persisted job; waits and returns the runs it made."""
-        before = {r[0] for r in await self.engine.store.fetchall("SELECT id FROM consolidation_runs")}
-        await self.start(watch_idle=False)
+        already = len(self.pipeline.made)
+        self.skipped.clear()
+        resumed = await self.start(watch_idle=False)
+        # Oldest sessions first, so later statements are applied later.
         keys = [key] if key is not None else [
-            s.key for s in await self.sessions.all() if s.unconsolidated > 0 or s.status == "ended"]
+            s.key for s in reversed(await self.sessions.all()) if s.unconsolidated > 0 or s.status == "ended"]
         for session_key in keys:
-            await self.schedule(session_key, trigger)
+            if session_key not in resumed:
+                await self.schedule(session_key, trigger)
         await self.drain()
-        return [r for r in await self.runs(limit=None) if r.id not in before][::-1]
+        made = set(self.pipeline.made[already:])  # not the runs other processes made meanwhile
+        return [r for r in await self.runs(limit=None) if r.id in made][::-1]
 
     async def check_idle(self) -> list[str]:
         """Queue every open session quiet for memory.consolidationIdleSeconds."""
@@ -223,25 +230,32 @@ class ConsolidationService:
     async def _run_jobs(self, key: str) -> None:
         """The task factory: claim the session's waiting jobs and run the pipeline once
         for all of them (it consolidates everything not yet consolidated). A session
-        another live process is consolidating is left to it; its jobs stay pending."""
+        another live process is consolidating is left to it (noted in self.skipped);
+        its jobs stay pending. Jobs with nothing left to do finish without a run."""
         now = to_iso(self.engine.clock())
         owner = current_owner()
         async with self.engine.store.transaction() as conn:
             abandoned = await self._abandoned_jobs(conn, key)
             async with conn.execute("SELECT id, trigger, status, owner FROM jobs WHERE session_key=? AND status IN "
-                                    "('pending','running') ORDER BY created_at, id", (key,)) as cur:
+                                    "('pending','running') ORDER BY created_at, rowid", (key,)) as cur:
                 rows = await cur.fetchall()
             # Our own running jobs are a retry after failure (the scheduler runs one task per session).
-            if any(status == "running" and holder != owner and job_id not in abandoned
-                   for job_id, _, status, holder in rows):
+            holders = sorted({holder for job_id, _, status, holder in rows
+                              if status == "running" and holder != owner and job_id not in abandoned})
+            if holders:
+                self.skipped[key] = ", ".join(holders)
                 return
             claimed = [(job_id, trigger) for job_id, trigger, _, _ in rows]
             if not claimed:
                 return
             ids = [r[0] for r in claimed]
             marks = ",".join("?" * len(ids))
-            await conn.execute(f"UPDATE jobs SET status='running', attempts=attempts+1, updated_at=?, owner=?, "
-                               f"lease_until=? WHERE id IN ({marks})", (now, owner, lease_until(), *ids))
+            # Another process may have consolidated everything since this job was queued.
+            status = "running" if await self._has_work(key) else "done"
+            await conn.execute(f"UPDATE jobs SET status=?, attempts=attempts+1, updated_at=?, owner=?, "
+                               f"lease_until=? WHERE id IN ({marks})", (status, now, owner, lease_until(), *ids))
+        if status == "done":
+            return
         renewing = asyncio.get_running_loop().create_task(self._renew_lease(ids, owner), name=f"lease:{key}")
         try:
             await self.pipeline.run(key, claimed[0][1], claimed[0][0])
@@ -257,6 +271,11 @@ class ConsolidationService:
         async with self.engine.store.transaction() as conn:
             await conn.execute(f"UPDATE jobs SET status='done', updated_at=? WHERE id IN ({marks})",
                                (to_iso(self.engine.clock()), *ids))
+
+    async def _has_work(self, key: str) -> bool:
+        """Messages not yet consolidated, or an ended session still to close."""
+        session = await self.sessions.get(key)
+        return session.unconsolidated > 0 or session.status == "ended"
 
     async def _renew_lease(self, ids: list[str], owner: str) -> None:
         marks = ",".join("?" * len(ids))

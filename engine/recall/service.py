@@ -359,6 +359,13 @@ class RecallService:
             return await self._sync()
 
     async def _sync(self) -> int:
+        if self._watermark < await self.store.change_log_floor():
+            # Rows this index never saw were pruned: it cannot replay, so it reloads.
+            self._watermark = await self._max_seq()
+            await self._rebuild_lexical()
+            await self._load_vectors()
+            self._changes_since_snapshot += 1
+            return len(self.lexical)
         rows = await self.store.fetchall(
             "SELECT seq, entry_id, op FROM change_log WHERE seq > ? ORDER BY seq", (self._watermark,)
         )

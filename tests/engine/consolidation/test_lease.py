@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import time
@@ -41,3 +42,14 @@ def test_owner_liveness():
     assert not is_abandoned(f"{here}:{os.getppid()}", time.time() + 60)
     assert is_abandoned("elsewhere:1", time.time() - 1)
     assert not is_abandoned("elsewhere:1", time.time() + 60)
+
+
+async def test_the_cli_says_a_live_process_holds_the_session_and_does_not_fail(engine, svc, db_path, capsys):
+    from engine.cli import main
+
+    live_other = f"{socket.gethostname()}:{os.getppid()}"
+    await hand_job_to(engine, svc, live_other, time.time() + 60)
+    code = await asyncio.to_thread(main, ["--db", str(db_path), "consolidate"])
+    err = capsys.readouterr().err
+    assert code == 0
+    assert f"session s1 is being consolidated by another process ({live_other}); left to it" in err
