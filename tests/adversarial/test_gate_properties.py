@@ -1,6 +1,6 @@
-"""Issue 8, must show: random sequences of API operations by random actors, with
-random provenances and hostile keys and contents, never break the write gate's
-invariants:
+"""Issue 8, must show: random sequences of API, CLI and import operations by random
+actors, with random provenances and hostile keys and contents, never break the write
+gate's invariants:
 - no entry's provenance is higher than the actor that wrote it may store;
 - one live head per key, so a prompt never shows one key twice;
 - every line of a prompt rendering comes from exactly one entry;
@@ -9,12 +9,14 @@ invariants:
 from __future__ import annotations
 
 import asyncio
+import json
 import tempfile
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.cli import main as cli_main
 from engine import Actor, EntryNotFound, InvalidValue, MemoryEngine, MemoryTier, ProvenanceLevel, WriteRejected
 from engine.gate import scan_entry_text, validate_shape
 from engine.working import _line
@@ -34,7 +36,35 @@ ops = st.one_of(
     st.tuples(st.sampled_from(["restore", "pin", "archive", "purge"]), st.integers(0, 30), actors),
     st.tuples(st.just("working"), st.sampled_from(["s1", "s 2", "bad\nsession"]), st.sampled_from(KEYS),
               st.sampled_from(CONTENTS), st.sampled_from(list(ProvenanceLevel)), actors),
+    # A JSONL line as a file might declare it: any provenance, tier and pin, trusted or not.
+    st.tuples(st.just("import"), st.sampled_from(KEYS), st.sampled_from(CONTENTS),
+              st.sampled_from(list(ProvenanceLevel)), st.sampled_from(["semantic", "working", "archival"]),
+              st.booleans(), st.booleans(), st.booleans()),
+    # The CLI acts as the person, in its own process's connection.
+    st.tuples(st.just("cli"), st.sampled_from(KEYS), st.sampled_from(CONTENTS),
+              st.sampled_from(list(ProvenanceLevel)), st.booleans()),
 )
+
+
+def _writer(record) -> Actor:
+    """The actor an audit record names; a person-vouched import may keep the file's provenance."""
+    if record.reason == "import, declared provenance trusted":
+        return Actor.importer(record.actor, trusted=True)
+    return Actor.parse(record.actor)
+
+
+async def _import_line(eng, folder: Path, n: int, op) -> None:
+    """One JSONL line as a file might declare it, imported by an engine acting for the
+    person (who may vouch for it) or for an agent (who may not)."""
+    _, key, content, source, tier, pinned, trusted, as_person = op
+    path = folder / f"import-{n}.jsonl"
+    path.write_text(json.dumps({"key": key, "content": content, "type": "user", "source": source.label,
+                                "tier": tier, "pinned": pinned}) + "\n", encoding="utf-8")
+    previous, eng.actor = eng.actor, (Actor.person("user") if as_person else Actor.agent("bot"))
+    try:
+        await eng.import_jsonl(path, trust_provenance=trusted)
+    finally:
+        eng.actor = previous
 
 
 def _assert_rendering(rendered) -> None:
@@ -51,9 +81,10 @@ def _assert_rendering(rendered) -> None:
 def test_random_operations_keep_the_gate_invariants(sequence):
     async def scenario():
         with tempfile.TemporaryDirectory() as tmp:
-            eng = await MemoryEngine.open(Path(tmp) / "m.db", clock=Clock())
+            db = Path(tmp) / "m.db"
+            eng = await MemoryEngine.open(db, clock=Clock())
             try:
-                for op in sequence:
+                for n, op in enumerate(sequence):
                     ids = [e.id for e in await eng.list_entries(order_by="created_at")]
                     pick = (lambda n: ids[n % len(ids)] if ids else "missing")
                     try:
@@ -62,6 +93,14 @@ def test_random_operations_keep_the_gate_invariants(sequence):
                             await eng.add(key, content, type_, source, pinned=pinned, actor=actor)
                         elif op[0] == "edit":
                             await eng.edit(pick(op[1]), op[2], actor=op[3])
+                        elif op[0] == "import":
+                            await _import_line(eng, Path(tmp), n, op)
+                        elif op[0] == "cli":
+                            _, key, content, source, pinned = op
+                            await asyncio.to_thread(cli_main, ["--db", str(db), "--config", str(Path(tmp) / "none.toml"),
+                                                               "add", "--key", key, "--content", content, "--type",
+                                                               "user", "--source", source.label, "--json"]
+                                                    + (["--pin"] if pinned else []))
                         elif op[0] == "working":
                             _, session, key, content, source, actor = op
                             await eng.remember_working(session, key, content, source=source, actor=actor)
@@ -72,11 +111,11 @@ def test_random_operations_keep_the_gate_invariants(sequence):
                     clock = eng.clock
                     clock.advance(seconds=1)
                 entries = await eng.list_entries()
-                writers = {r.entry_id: r.actor for r in await eng.audit(action="write", limit=10_000)}
+                writers = {r.entry_id: r for r in await eng.audit(limit=100_000) if r.action in ("write", "import")}
                 for entry in entries:
                     validate_shape(entry)
                     assert not scan_entry_text(entry).blocked
-                    writer = Actor.parse(writers[entry.id])
+                    writer = _writer(writers[entry.id])
                     assert entry.source.value <= writer.max_source.value, (entry, writer)
                 heads = [e.key for e in entries if e.superseded_by is None and e.tier is MemoryTier.SEMANTIC]
                 assert len(heads) == len(set(heads))
