@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Option
 from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
-from .fields import validate_message, validate_session_key, validate_tags
+from .fields import validate_session_key, validate_tags
 from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
 from .models import (
     AuditRecord,
@@ -648,12 +648,11 @@ class MemoryEngine:
         return service
 
     async def open_session(self, key: str) -> "SessionInfo":
-        return await self.consolidation.open_session(validate_session_key(key))
+        return await self.consolidation.open_session(key)
 
     async def add_message(self, key: str, role: str, content: str) -> "Message":
-        """A session message; the size is checked before anything else reads it."""
-        validate_message(content)
-        return await self.consolidation.add_message(validate_session_key(key), role, content)
+        """A session message; its size is checked before anything else reads it."""
+        return await self.consolidation.add_message(key, role, content)
 
     async def end_session(self, key: str) -> "JobRecord":
         """End the session and schedule its consolidation in the background; returns at once."""

@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Optional
 
+from ..fields import validate_message, validate_session_key
 from ..models import Episode, InvalidValue, from_iso, to_iso
 from ..store import EPISODE_COLUMNS, Store, row_to_episode
 from .records import ROLES, ConsolidationError, Message, NotFound, SessionInfo
 
-MAX_KEY_CHARS = 200
 _SESSION_COLUMNS = (
     "s.key, s.status, s.started_at, s.ended_at, s.last_activity_at, s.consolidated_through, "
     "(SELECT count(*) FROM messages m WHERE m.session_key=s.key), "
@@ -25,21 +25,13 @@ def _session(row) -> SessionInfo:
                        last_activity_at=from_iso(row[4]), consolidated_through=row[5], messages=row[6], episodes=row[7])
 
 
-def _validate_key(key: str) -> str:
-    if not isinstance(key, str) or not key.strip():
-        raise InvalidValue("a session key must be a non-empty string")
-    if len(key) > MAX_KEY_CHARS:
-        raise InvalidValue(f"session key is {len(key)} characters; the limit is {MAX_KEY_CHARS}")
-    return key.strip()
-
-
 class SessionLog:
     def __init__(self, store: Store):
         self.store = store
 
     async def open(self, key: str, now: datetime) -> SessionInfo:
         """Open a session, or reopen an ended one so it can take more messages."""
-        key = _validate_key(key)
+        key = validate_session_key(key)
         async with self.store.transaction() as conn:
             await conn.execute(
                 "INSERT INTO sessions(key, started_at, status, last_activity_at) VALUES (?,?, 'open', ?) "
@@ -48,10 +40,12 @@ class SessionLog:
         return await self.get(key)
 
     async def add_message(self, key: str, role: str, content: str, now: datetime) -> Message:
+        """Every path (the facade, the CLI, an agent server) gets the same checks: the
+        message's size first, then the session key's grammar."""
+        validate_message(content)
+        key = validate_session_key(key)
         if role not in ROLES:
             raise InvalidValue(f"unknown role {role!r} (expected one of: {', '.join(ROLES)})")
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidValue("a message needs non-empty text content")
         async with self.store.transaction() as conn:
             status = await _status(conn, key)
             if status != "open":
