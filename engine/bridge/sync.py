@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -67,6 +68,7 @@ class FileItem:
 
 class HermesFormat:
     name = "hermes"
+    lock_suffix = ""
     files = {"MEMORY.md": MemoryType.ENVIRONMENT, "USER.md": MemoryType.USER}
 
     def parse(self, file: str, data: bytes) -> list[FileItem]:
@@ -91,6 +93,7 @@ class HermesFormat:
 
 class EchoAgentFormat:
     name = "echo-agent"
+    lock_suffix = ".lock"  # Echo-Agent flocks NAME.lock around every read-modify-write of NAME
     files = {"user_memory.json": MemoryType.USER, "env_memory.json": MemoryType.ENVIRONMENT}
 
     def parse(self, file: str, data: bytes) -> list[FileItem]:
@@ -164,6 +167,25 @@ def atomic_write(path: Path, data: bytes, backup: bool = True) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def replace_if_unchanged(path: Path, data: bytes, expected: Optional[str], lock: Optional[Path]) -> bool:
+    """Write data over path unless the file changed since it was read (its sha256 is
+    no longer expected; None: it did not exist), holding the agent's own lock file
+    if it has one. Temp files an earlier killed write left behind are removed."""
+    with contextlib.ExitStack() as stack:
+        if lock is not None:
+            handle = stack.enter_context(open(lock, "a+"))
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        current = path.read_bytes() if path.exists() else None
+        if (None if current is None else hashlib.sha256(current).hexdigest()) != expected:
+            return False
+        for stale in path.parent.glob(f".{path.name}.*.tmp"):
+            with contextlib.suppress(FileNotFoundError):
+                stale.unlink()
+        if current != data:
+            atomic_write(path, data)
+        return True
 
 
 @dataclass
@@ -346,14 +368,13 @@ class FolderSync:
         data, kept = self.format.render(file, live)
         report.left_out += [e.key for e in live if e not in kept]
         self.format.parse(file, data)  # the agent's parser must read what we write
-        path = self.folder / file
-        before = self._read(file)
-        if before is not None and hashlib.sha256(before).hexdigest() != self.state["files"].get(file):
-            report.errors.append(f"{file} changed while syncing; not written back this time")
+        lock = self.folder / (file + self.format.lock_suffix) if self.format.lock_suffix else None
+        if not await asyncio.to_thread(replace_if_unchanged, self.folder / file, data,
+                                       self.state["files"].get(file), lock):
+            report.errors.append(f"{file} changed since it was read; not written back this time (the next pass "
+                                 "reads it first)")
             report.unreadable.add(file)
             return
-        if before != data:
-            await asyncio.to_thread(atomic_write, path, data)
         report.written[file] = len(kept)
         self.state["files"][file] = hashlib.sha256(data).hexdigest()
         for key in [k for k, v in self.state["entries"].items() if v["file"] == file]:

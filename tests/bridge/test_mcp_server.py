@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import mcp_types as types
+import pytest
 
 from .conftest import cli, http_server, http_session, stdio_session, text_of
 
@@ -224,3 +226,36 @@ async def test_over_http_add_refusal_and_list(db_path, config_path):
     assert recall.structured_content["results"][0]["key"] == "db"
     assert "db" in {e["key"] for e in cli(db_path, "list")}
     assert {r["actor"] for r in cli(db_path, "audit", "--action", "write")} == {"mcp:cursor"}
+
+
+async def test_a_client_that_disconnects_mid_call_leaves_the_others_served(db_path, config_path):
+    with http_server(db_path, config_path) as url:
+        async def quitter():
+            async with http_session(url, "quitter") as s:
+                await asyncio.gather(*(s.call_tool("memory", {"action": "add", "key": f"q{n}",
+                                                              "content": f"Quitter fact {n}"}) for n in range(30)))
+
+        task = asyncio.create_task(quitter())
+        await asyncio.sleep(0.5)
+        task.cancel()  # the client goes away with calls in flight
+        with contextlib.suppress(BaseException):
+            await task
+        async with http_session(url, "stayer") as s:
+            kept = await s.call_tool("memory", {"action": "add", "key": "kept", "content": "The stayer's fact"})
+    assert not kept.is_error, text_of(kept)
+    entries = {e["key"]: e["content"] for e in cli(db_path, "list")}
+    assert entries.pop("kept") == "The stayer's fact"
+    assert all(content == f"Quitter fact {key[1:]}" for key, content in entries.items())  # whole or absent
+
+
+@pytest.mark.slow
+async def test_recall_with_the_real_embedding_model_finds_by_meaning(db_path, tmp_path):
+    config = tmp_path / "real-model.toml"
+    config.write_text("[memory]\nrerankEnabled = false\nembeddingTimeoutSeconds = 300\n", encoding="utf-8")
+    async with stdio_session(db_path, config) as s:
+        for key, text in {**BACKGROUND, "city": "The user lives in Berlin"}.items():
+            await s.call_tool("memory", {"action": "add", "key": key, "content": text})
+        recall = await s.call_tool("recall", {"query": "which town is the user's home", "limit": 3})
+    assert not recall.is_error, text_of(recall)
+    top = recall.structured_content["results"][0]
+    assert top["key"] == "city" and "vector" in top["found_by"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
 
-from engine.bridge.sync import CONFLICT_TAG, HERMES_LIMITS, FolderSync
+from engine.bridge.sync import CONFLICT_TAG, HERMES_LIMITS, FolderSync, replace_if_unchanged
 from engine.consolidation import Signals, Verdict
 from engine.importers.hermes import split_entries
 from engine.models import MemoryTier, MemoryType
@@ -157,3 +158,15 @@ async def test_a_missing_folder_is_a_clear_error(engine, tmp_path):
     sync = FolderSync(engine, "hermes", tmp_path / "gone")
     with pytest.raises(Exception, match="is not a folder"):
         await sync.run(write_back=False)
+
+
+def test_a_file_changed_after_it_was_read_is_not_written_over(tmp_path):
+    path = tmp_path / "MEMORY.md"
+    path.write_text("The agent's newer text\n", encoding="utf-8")
+    (tmp_path / ".MEMORY.md.k1lled.tmp").write_text("half a file")  # left by a killed write
+    read_earlier = hashlib.sha256(b"The text we read\n").hexdigest()
+    assert not replace_if_unchanged(path, b"Ours\n", read_earlier, None)
+    assert path.read_text(encoding="utf-8") == "The agent's newer text\n"
+    assert replace_if_unchanged(path, b"Ours\n", hashlib.sha256(path.read_bytes()).hexdigest(), None)
+    assert path.read_bytes() == b"Ours\n" and (tmp_path / "MEMORY.md.bak").read_text() == "The agent's newer text\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["MEMORY.md", "MEMORY.md.bak"]
