@@ -63,6 +63,16 @@ class Actor:
         return cls(ActorKind.AGENT, name, _CAPS[ActorKind.AGENT])
 
     @classmethod
+    def mcp_client(cls, client: str, max_source: ProvenanceLevel) -> "Actor":
+        """An MCP client, named by the server as mcp:<client>: an agent that may relay
+        what the user said explicitly, up to max_source (memory.mcp.maxProvenance),
+        but never takes a person's powers (pin, restore, resolve, merge, purge)."""
+        if max_source.value > ProvenanceLevel.USER_STATED.value or max_source is ProvenanceLevel.CONSOLIDATED:
+            raise InvalidValue(f"an MCP client may claim at most user_stated, never consolidated; got "
+                               f"{max_source.label}")
+        return cls(ActorKind.AGENT, f"mcp:{client}", max_source)
+
+    @classmethod
     def consolidation(cls, name: str = "consolidation") -> "Actor":
         return cls(ActorKind.CONSOLIDATION, name, _CAPS[ActorKind.CONSOLIDATION])
 
@@ -97,8 +107,8 @@ class Actor:
 
     @property
     def may_pin(self) -> bool:
-        """A person, or an import a person vouched for."""
-        return self.max_source is ProvenanceLevel.USER_STATED
+        """A person, or an import a person vouched for; never an agent, whatever it may state."""
+        return self.max_source is ProvenanceLevel.USER_STATED and self.kind in (ActorKind.PERSON, ActorKind.IMPORT)
 
     def cap(self, source: ProvenanceLevel) -> ProvenanceLevel:
         """The provenance this actor may actually store for a claimed one."""

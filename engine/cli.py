@@ -30,7 +30,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
 # Modules whose register(add) adds their subcommands: add(name, handler, help) returns
 # the subparser (with --json already) and handler(engine, args) returns an exit code.
-EXTENSIONS: tuple[str, ...] = ("engine.consolidation.cli", "engine.recall.cli")
+EXTENSIONS: tuple[str, ...] = ("engine.consolidation.cli", "engine.recall.cli", "engine.bridge.cli")
 
 
 class CliError(Exception):

@@ -106,6 +106,9 @@ KNOBS: dict[str, Knob] = {
         _k("memory.llm.apiKeyEnv", "ECHO_MEMORY_API_KEY", str, "environment variable holding the API key"),
         _k("memory.llm.timeoutSeconds", 30.0, float, "HTTP timeout per request", 0.1, 600.0),
         _k("memory.llm.maxRetries", 2, int, "retries after a failed request", 0, 10),
+        # Agents over MCP (echo-memory mcp)
+        _k("memory.mcp.maxProvenance", "user_stated", str, "highest provenance an MCP client may claim for a write",
+           choices=("legacy", "model_inferred", "user_stated")),
     ]
 }
 
