@@ -21,9 +21,11 @@ from typing import Any, Awaitable, Callable, Optional
 
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
 
 from engine import (
     EntryNotFound,
@@ -62,6 +64,20 @@ VIEW_TITLES = {
 SCOPE_VIEW = {"memory": "memory", "browser": "memory", "pyramid": "memory", "lattice": "memory",  # scope -> view
               "playground": "recall", "review": "review", "working": "working", "episodes": "episodes",
               "quarantine": "quarantine"}
+
+
+# The longest a burst's next key waits for focus to land (a first, lazy mount of a view).
+HOLD_MAX_S = 2.0
+
+
+class Views(TabbedContent):
+    """The app decides which view is shown: focusing a widget in a hidden pane
+    (a late focus call during a burst of view keys) must not switch to it, or two
+    views take turns activating each other forever."""
+
+    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        event.stop()
+        event.prevent_default()  # TabbedContent's own handler would activate the pane
 
 
 @dataclass
@@ -119,11 +135,62 @@ class EchoMemoryApp(App[int]):
         self.recall_state = "not_loaded"
         self.stats: Optional[dict[str, Any]] = None
         self.milestones: dict[str, float] = {}
+        self._held_keys: Optional[list[events.Key]] = None
+        self._hold_landed: Callable[[], bool] = lambda: True
+        self._hold_deadline = 0.0
+        self._hold_generation = 0
+
+    # ---- keys typed in a burst -----------------------------------------------------------
+    async def on_event(self, event: events.Event) -> None:
+        """While a view key, `/`, Esc or a dialog close is still moving the focus, the keys
+        typed after it wait here: they go to the widget that key made active, never to
+        one that is being hidden (where `a` would archive the entry under a hidden cursor)."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self._held_keys is not None:
+            self._held_keys.append(event)
+            return
+        await super().on_event(event)
+
+    def hold_keys(self, landed: Callable[[], bool]) -> None:
+        """Hold the keys typed from now on until landed() is true (or HOLD_MAX_S passed)."""
+        if self._held_keys is None:
+            self._held_keys = []
+        self._hold_landed = landed
+        self._hold_deadline = time.monotonic() + HOLD_MAX_S
+        self._hold_generation += 1
+        self.call_after_refresh(self._release_keys, self._hold_generation)
+
+    def focus_and_hold(self, widget: Widget) -> None:
+        widget.focus()
+        self.hold_keys(lambda: self.focused is widget)
+
+    async def _release_keys(self, generation: int) -> None:
+        if generation != self._hold_generation or self._held_keys is None:
+            return
+        if not self._hold_landed() and time.monotonic() < self._hold_deadline:
+            self.set_timer(0.01, lambda: self.call_after_refresh(self._release_keys, generation))
+            return
+        held, self._held_keys = self._held_keys, None
+        while held:
+            await super().on_event(held.pop(0))
+            if self._held_keys is not None:  # that key started another move: the rest wait again
+                self._held_keys[:0] = held
+                return
+
+    def typing_or_in_dialog(self) -> bool:
+        """A text field has the keys, or a dialog is open: view keys are text there."""
+        return len(self.screen_stack) > 1 or isinstance(self.focused, (Input, TextArea))
+
+    def pop_screen(self) -> Any:
+        """A dialog closes: keys typed right after it wait for the view's focus to come back."""
+        closing = self.screen
+        self.hold_keys(lambda: self.screen is not closing and self.focused is not None
+                       and self.focused.screen is self.screen)
+        return super().pop_screen()
 
     # ---- layout --------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
-        with TabbedContent(initial="memory", id="views"):
+        with Views(initial="memory", id="views"):
             with TabPane(VIEW_TITLES["memory"], id="memory"):
                 yield MemoryView(id="memory-view")
             for view_id in VIEWS[1:]:
@@ -421,13 +488,53 @@ class EchoMemoryApp(App[int]):
     def action_view(self, view_id: str) -> None:
         self.query_one(TabbedContent).active = view_id
 
+    def action_view_key(self, view_id: str) -> None:
+        """A view key: in a text field or a dialog it is text; otherwise nothing stays
+        focused in the view being left, and the next keys wait for the new view's focus."""
+        if self.typing_or_in_dialog():
+            raise SkipAction()
+        tabs = self.query_one(TabbedContent)
+        if tabs.active == view_id:
+            self._focus_view(view_id)
+            return
+        self.screen.set_focus(None)
+        tabs.active = view_id
+        self.hold_keys(lambda: self._view_has_focus(view_id))
+
+    def action_leave_input(self) -> None:
+        """Esc in a text field of a view: back to the view's main widget."""
+        focused = self.focused
+        if len(self.screen_stack) > 1 or not isinstance(focused, Input):
+            raise SkipAction()
+        view = self._view_widget(self.query_one(TabbedContent).active)
+        if view is None:
+            raise SkipAction()
+        leave = getattr(view, "leave_input", None)
+        leave(focused) if leave is not None else view.focus_default()
+        self.hold_keys(lambda: self.focused is not focused)
+
+    def _view_has_focus(self, view_id: str) -> bool:
+        view = self._view_widget(view_id)
+        focused = self.focused
+        return (self.query_one(TabbedContent).active == view_id and view is not None and focused is not None
+                and view in focused.ancestors_with_self)
+
+    def view_visible(self, view: Widget) -> bool:
+        """The view is the shown tab of the main screen (no dialog over it)."""
+        return (len(self.screen_stack) == 1
+                and self._view_widget(self.query_one(TabbedContent).active) is view)
+
+    def _focus_view(self, view_id: str) -> None:
+        view = self._view_widget(view_id)
+        if view is not None and self.query_one(TabbedContent).active == view_id:
+            view.focus_default()
+
     @on(TabbedContent.TabActivated, "#views")
     async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         view_id = event.pane.id or "memory"
-        view = await self.ensure_view(view_id)
+        await self.ensure_view(view_id)
         self._start_view(view_id)
-        if hasattr(view, "focus_default"):
-            self.call_after_refresh(view.focus_default)
+        self._focus_view(view_id)  # only if it is still the active view once mounted
 
     def _start_view(self, view_id: str) -> None:
         if self.engine is None or view_id in self._started_views:

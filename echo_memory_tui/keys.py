@@ -59,21 +59,26 @@ TABLE: tuple[Key, ...] = (
     # ---- everywhere --------------------------------------------------------------
     Key("app.quit", "q", "quit", "Quit"),
     Key("app.help", "question_mark", "help", "Help", key_display="?"),
-    Key("app.view_memory", "1", "view('memory')", "Memory", show=False),
-    Key("app.view_recall", "2", "view('recall')", "Recall playground", show=False),
-    Key("app.view_review", "3", "view('review')", "Contradictions", show=False),
-    Key("app.view_working", "4", "view('working')", "Working memory", show=False),
-    Key("app.view_episodes", "5", "view('episodes')", "Episodes", show=False),
-    Key("app.view_quarantine", "6", "view('quarantine')", "Blocked writes", show=False),
+    # View keys, `/` and Esc are priority bindings: they act before the next key of a burst is
+    # routed, and the app holds that next key until focus has landed where they sent it.
+    Key("app.view_memory", "1", "view_key('memory')", "Memory", show=False, priority=True),
+    Key("app.view_recall", "2", "view_key('recall')", "Recall playground", show=False, priority=True),
+    Key("app.view_review", "3", "view_key('review')", "Contradictions", show=False, priority=True),
+    Key("app.view_working", "4", "view_key('working')", "Working memory", show=False, priority=True),
+    Key("app.view_episodes", "5", "view_key('episodes')", "Episodes", show=False, priority=True),
+    Key("app.view_quarantine", "6", "view_key('quarantine')", "Blocked writes", show=False, priority=True),
     Key("app.theme", "T", "toggle_theme", "Dark / light theme", show=False),
     Key("app.live", "L", "toggle_live", "Pause / resume live reload", label="Live"),
     Key("app.reload", "ctrl+r", "reload", "Reload everything", show=False),
     Key("app.decay", "D", "decay", "Decay pass (preview, then apply)", show=False, write=True),
     Key("app.consolidate", "C", "consolidate", "Run consolidation", show=False, write=True),
     Key("app.add", "N", "add_entry", "New entry", show=False, write=True),
+    Key("app.leave_input", "escape", "leave_input", "Leave the text field (back to the view's list)", show=False,
+        palette=False, priority=True),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------
-    Key("memory.filter", "slash", "filter", "Filter entries (text, tier:, type:, prov:, tag:, pinned)", key_display="/", label="Filter"),
+    Key("memory.filter", "slash", "filter", "Filter entries (text, tier:, type:, prov:, tag:, pinned)", key_display="/", label="Filter",
+        priority=True),
     Key("memory.pin", "p", "pin", "Pin / unpin the entry", write=True, label="Pin"),
     Key("memory.edit", "e", "edit", "Edit the content (a new version)", write=True, label="Edit"),
     Key("memory.archive", "a", "archive", "Archive the entry", write=True, label="Archive"),
@@ -123,7 +128,7 @@ TABLE: tuple[Key, ...] = (
     Key("working.larger", "plus", "budget(2.0)", "Preview twice the char budget", label="Budget ×2"),
     Key("working.budget_reset", "equals_sign", "budget_reset", "Back to the configured char budget", show=False),
     # ---- episodes -----------------------------------------------------------------
-    Key("episodes.filter", "slash", "filter", "Filter episodes", key_display="/"),
+    Key("episodes.filter", "slash", "filter", "Filter episodes", key_display="/", priority=True),
     # ---- quarantine ---------------------------------------------------------------
     Key("quarantine.down", "j", "move(1)", "Next", show=False, palette=False),
     Key("quarantine.up", "k", "move(-1)", "Previous", show=False, palette=False),

@@ -14,6 +14,7 @@ from typing import Any, Optional
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
@@ -166,7 +167,13 @@ class EpisodesView(Widget):
         self._load(self.query_filter)
 
     def action_filter(self) -> None:
-        self.query_one("#ep-filter", Input).focus()
+        field_ = self.query_one("#ep-filter", Input)
+        if field_.has_focus:
+            raise SkipAction()  # a `/` typed in the filter is text
+        self.app.focus_and_hold(field_)
+
+    def leave_input(self, field_: Input) -> None:
+        self.query_one(DataTable).focus()
 
     @on(Input.Changed, "#ep-filter")
     def _typed(self, event: Input.Changed) -> None:

@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -108,10 +109,13 @@ class MemoryView(Widget):
         self.query_one(TierPyramid).stats = stats
 
     def current_entry(self) -> Optional[MemoryEntry]:
+        """The entry on the browser's visible cursor row (the detail's copy when it shows
+        that same entry: a detail still catching up never names the target)."""
+        row = self.browser.current_entry()
         detail = self.detail.data
-        if detail is not None and detail.entry.id == self.detail.entry_id:
+        if row is not None and detail is not None and detail.entry.id == row.id:
             return detail.entry
-        return self.browser.current_entry()
+        return row
 
     # ---- browser ↔ detail ↔ pyramid ---------------------------------------------------------
     @on(EntryHighlighted)
@@ -135,19 +139,25 @@ class MemoryView(Widget):
         pyramid.choose(tier)
 
     # ---- filter ------------------------------------------------------------------------------
+    def focus_default(self) -> None:
+        self.browser.focus()
+
     def action_filter(self) -> None:
-        bar = self.query_one("#filter-bar")
-        bar.add_class("-open")
-        self.query_one("#filter", Input).focus()
+        field = self.query_one("#filter", Input)
+        if field.has_focus:
+            raise SkipAction()  # a `/` typed in the filter is text
+        self.query_one("#filter-bar").add_class("-open")
+        self.app.focus_and_hold(field)
+
+    def leave_input(self, field: Input) -> None:
+        """Esc in the filter: back to the browser (the bar closes when empty)."""
+        if not field.value:
+            self.query_one("#filter-bar").remove_class("-open")
+        self.browser.focus()
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter-bar")
         field = self.query_one("#filter", Input)
-        if field.has_focus:
-            if not field.value:
-                box.remove_class("-open")
-            self.browser.focus()
-            return
         if field.value or self.tier:
             field.value = ""
             self.filter_text = ""
@@ -209,6 +219,8 @@ class MemoryView(Widget):
 
     # ---- entry actions (writes go through the app, which checks read-only) ----------------
     def _target(self) -> Optional[MemoryEntry]:
+        if not self.app.view_visible(self):
+            return None  # a key meant for another view or a dialog: never a write here
         entry = self.current_entry()
         if entry is None:
             self.app.notify("No entry under the cursor.", severity="warning")

@@ -166,6 +166,10 @@ class PlaygroundView(Widget):
     def focus_default(self) -> None:
         self.query_one("#query", Input).focus()
 
+    def leave_input(self, field: Input) -> None:
+        """Esc in the query or a knob: to the candidates, so view keys switch views again."""
+        self.query_one("#pg-results", DataTable).focus()
+
     def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
         if self.query_text.strip():
             self.search(debounce=False)
