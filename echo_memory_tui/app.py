@@ -97,6 +97,9 @@ class EchoMemoryApp(App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = "echo-memory"
+    # classes on the screen that app.tcss uses to collapse side panels in small terminals
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-medium"), (150, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-mid"), (44, "-tall")]
     BINDINGS = keys.bindings("app")
     COMMANDS = App.COMMANDS | {EchoCommands}
 
@@ -583,6 +586,13 @@ class EchoMemoryApp(App[int]):
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def action_maximize_pane(self) -> None:
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif self.focused is not None:
+            screen.maximize(self.focused)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

@@ -75,6 +75,7 @@ TABLE: tuple[Key, ...] = (
     Key("app.add", "N", "add_entry", "New entry", show=False, write=True),
     Key("app.leave_input", "escape", "leave_input", "Leave the text field (back to the view's list)", show=False,
         palette=False, priority=True),
+    Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------
     Key("memory.filter", "slash", "filter", "Filter entries (text, tier:, type:, prov:, tag:, pinned)", key_display="/", label="Filter",
@@ -87,7 +88,7 @@ TABLE: tuple[Key, ...] = (
     Key("memory.clear_filter", "escape", "clear_filter", "Clear filter", show=False),
     Key("memory.detail", "enter", "focus_detail", "Open detail", show=False),
     Key("memory.browser", "b", "focus_browser", "Back to browser", show=False),
-    Key("memory.pyramid", "y", "focus_pyramid", "Tier pyramid", show=False),
+    Key("memory.pyramid", "y", "focus_pyramid", "Tier pyramid (shows / hides it in a narrow terminal)", show=False),
     # ---- browser ----------------------------------------------------------------
     Key("browser.down", "j,down", "cursor_down", "Down", show=False, palette=False),
     Key("browser.up", "k,up", "cursor_up", "Up", show=False, palette=False),
@@ -111,7 +112,9 @@ TABLE: tuple[Key, ...] = (
     Key("playground.save", "ctrl+s", "save_knobs", "Save the knobs to the config file", label="Save knobs"),
     Key("playground.reset", "ctrl+z", "reset_knobs", "Reset the knobs to the saved settings", label="Reset"),
     Key("playground.query", "ctrl+l", "focus_query", "Query box", show=False),
-    Key("playground.knobs", "ctrl+g", "focus_knobs", "Knob panel", show=False),
+    Key("playground.knobs", "ctrl+g", "focus_knobs", "Knob panel (shows / hides it in a narrow terminal)", show=False),
+    Key("playground.stages", "ctrl+t", "toggle_stages", "Dropped and timings panes (hidden in a short terminal)",
+        show=False),
     # ---- contradiction review -----------------------------------------------------
     Key("review.keep_a", "a", "resolve('keep_a')", "Keep A", write=True),
     Key("review.keep_b", "b", "resolve('keep_b')", "Keep B", write=True),
@@ -129,6 +132,8 @@ TABLE: tuple[Key, ...] = (
     Key("working.budget_reset", "equals_sign", "budget_reset", "Back to the configured char budget", show=False),
     # ---- episodes -----------------------------------------------------------------
     Key("episodes.filter", "slash", "filter", "Filter episodes", key_display="/", priority=True),
+    Key("episodes.side", "ctrl+t", "toggle_side", "Sessions and consolidation runs (hidden in a narrow terminal)",
+        show=False),
     # ---- quarantine ---------------------------------------------------------------
     Key("quarantine.down", "j", "move(1)", "Next", show=False, palette=False),
     Key("quarantine.up", "k", "move(-1)", "Previous", show=False, palette=False),

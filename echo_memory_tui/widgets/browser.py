@@ -44,9 +44,12 @@ class Column:
     right: bool = False
 
 
+KEY_WIDTH, MIN_KEY_WIDTH = 22, 12
+# In a narrow browser these columns are dropped, in this order, to keep the content readable.
+DROP_ORDER = ("access_count", "version", "eff", "source", "type", "importance")
 COLUMNS: tuple[Column, ...] = (
     Column("pin", "", 2),
-    Column("key", "key", 22, "key"),
+    Column("key", "key", KEY_WIDTH, "key"),
     Column("content", "content", 0),
     Column("tier", "tier", 4, "tier"),
     Column("type", "type", 4, "type"),
@@ -413,11 +416,23 @@ class EntryBrowser(ScrollView, can_focus=True):
 
     # ---- rendering ---------------------------------------------------------------------
     def _layout(self, width: int) -> list[tuple[Column, int, int]]:
-        fixed = sum(c.width + 1 for c in COLUMNS if c.width)
-        flex = max(8, width - fixed - 1)
+        """Columns that fit with the content column at least half the width: the
+        least telling ones go first, then the key column narrows."""
+        columns = list(COLUMNS)
+        key_width = KEY_WIDTH
+
+        def flex() -> int:
+            return width - sum((key_width if c.name == "key" else c.width) + 1 for c in columns if c.width) - 1
+
+        for name in DROP_ORDER:
+            if flex() >= width // 2:
+                break
+            columns = [c for c in columns if c.name != name]
+        if flex() < width // 2:
+            key_width = max(MIN_KEY_WIDTH, key_width - (width // 2 - flex()))
         out, x = [], 0
-        for column in COLUMNS:
-            w = column.width or flex
+        for column in columns:
+            w = key_width if column.name == "key" else (column.width or max(8, flex()))
             out.append((column, x, w))
             x += w + 1
         return out

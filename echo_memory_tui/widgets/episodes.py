@@ -90,6 +90,9 @@ class EpisodesData:
     runs: list[Any] = field(default_factory=list)
 
 
+NARROW_WIDTH = 110  # the app's -narrow breakpoint
+
+
 class EpisodesView(Widget):
     BINDINGS = keys.bindings("episodes")
 
@@ -149,7 +152,8 @@ class EpisodesView(Widget):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         widths = {"when": 10, "session": 8, "range": 5, "imp": 4, "entities": 20}
-        room = max(24, self.app.size.width - 46 - 4 - sum(widths.values()) - 2 * (len(widths) + 1) - 2)
+        side = 46 if self.app.size.width >= NARROW_WIDTH else 0  # app.tcss hides the side when narrow
+        room = max(24, self.app.size.width - side - 4 - sum(widths.values()) - 2 * (len(widths) + 1) - 2)
         table.add_column("when", key="when", width=10)
         table.add_column("session", key="session", width=8)
         table.add_column("msgs", key="range", width=5)
@@ -171,6 +175,10 @@ class EpisodesView(Widget):
         if field_.has_focus:
             raise SkipAction()  # a `/` typed in the filter is text
         self.app.focus_and_hold(field_)
+
+    def action_toggle_side(self) -> None:
+        """Sessions and consolidation runs, hidden in a narrow terminal."""
+        self.query_one("#ep-side").toggle_class("-shown")
 
     def leave_input(self, field_: Input) -> None:
         self.query_one(DataTable).focus()

@@ -215,7 +215,15 @@ class MemoryView(Widget):
         self.browser.focus()
 
     def action_focus_pyramid(self) -> None:
-        self.query_one(TierPyramid).focus()
+        """In a narrow terminal the pyramid is hidden: y shows it, y again hides it."""
+        box = self.query_one("#pyramid-box")
+        pyramid = self.query_one(TierPyramid)
+        if box.has_class("-shown") and pyramid.has_focus:
+            box.remove_class("-shown")
+            self.app.focus_and_hold(self.browser)
+            return
+        box.add_class("-shown")
+        self.app.focus_and_hold(pyramid)
 
     # ---- entry actions (writes go through the app, which checks read-only) ----------------
     def _target(self) -> Optional[MemoryEntry]:

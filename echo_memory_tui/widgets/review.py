@@ -218,13 +218,13 @@ class ReviewView(Widget):
             if entry.pinned:
                 badge.append(" ● pinned", style="bold #f9a825")
             body.add_row("key", Text(entry.key, style="bold"))
+            body.add_row(label, text)  # the statement first: in a short terminal it must still show
+            body.add_row("", "")
             body.add_row("source", badge)
             body.add_row("version", f"v{entry.version}  ({entry.id[:8]})")
             body.add_row("created", f"{stamp(entry.created_at)} ({age(entry.created_at, now)})")
             body.add_row("updated", f"{stamp(entry.updated_at)} ({age(entry.updated_at, now)})")
             body.add_row("accesses", f"{entry.access_count}, last {age(entry.last_accessed, now)} ago")
-            body.add_row("", "")
-            body.add_row(label, text)
             self.query_one(f"#rv-{side}-text", Static).update(body)
             self.query_one(f"#rv-{side}").border_title = f"{label} · {entry.source.label}"
         detail = r.detail

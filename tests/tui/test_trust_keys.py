@@ -119,9 +119,8 @@ async def test_episode_filter_keeps_digits(demo_db, make_app):
     async with app.run_test(size=SMALL) as pilot:
         await ready(pilot)
         await burst(pilot, "5", "slash", *"since:3d")
-        view = app._view_widget("episodes")
-        await wait_until(pilot, lambda: view is not None and view.query_one("#ep-filter", Input).value == "since:3d"
-                         and app._held_keys is None, what="episode filter typed")
+        await wait_until(pilot, lambda: app._view_widget("episodes").query_one("#ep-filter", Input).value
+                         == "since:3d" and app._held_keys is None, what="episode filter typed")
         assert active(app) == "episodes"
 
 
