@@ -22,7 +22,8 @@ DIALOG_CSS = """
 {name} > Vertical {{ width: 84; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
                     background: $surface; padding: 1 2; }}
 {name} .title {{ text-style: bold; color: $text-accent; margin-bottom: 1; }}
-{name} .buttons {{ height: auto; align-horizontal: right; margin-top: 1; }}
+{name} > Vertical {{ overflow-y: auto; }}
+{name} .buttons {{ height: auto; align-horizontal: right; margin-top: 1; dock: bottom; }}
 {name} .buttons Button {{ margin-left: 2; }}
 {name} .hint {{ color: $text-muted; }}
 {name} .error {{ color: $text-error; }}
