@@ -143,6 +143,9 @@ class EchoMemoryApp(App[int]):
         self._hold_deadline = 0.0
         self._hold_generation = 0
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
+        return keys.write_allowed("app", action, getattr(self, "read_only", False))
+
     # ---- keys typed in a burst -----------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
         """While a view key, `/`, Esc or a dialog close is still moving the focus, the keys
@@ -277,6 +280,7 @@ class EchoMemoryApp(App[int]):
         self.mark("engine_ready")
         self.engine = message.engine
         self.read_only = bool(self.engine.read_only)
+        self.refresh_bindings()  # write keys leave the footer on a read-only store
         if self.read_only and not self.requested_read_only:
             self.notify(f"{self.db_path} is not writable: opened read-only.", severity="warning")
         self.sub_title = self._subtitle()
@@ -556,6 +560,8 @@ class EchoMemoryApp(App[int]):
 
     async def run_scoped(self, key: keys.Key) -> None:
         """Run a binding's action from the palette, in its pane."""
+        if key.write and not self.can_write(key.description.lower()):
+            return
         view = SCOPE_VIEW.get(key.scope)
         if view:
             await self.ensure_view(view)
@@ -638,8 +644,8 @@ class EchoMemoryApp(App[int]):
             self.notify("No store is open.", severity="error")
             return False
         if self.read_only:
-            self.notify(f"Read-only: {what} is disabled (the store was opened with --read-only"
-                        f"{' or is not writable' if not self.requested_read_only else ''}).",
+            why = "was opened with --read-only" if self.requested_read_only else "is not writable"
+            self.notify(f"Nothing written: {what} needs a writable store, and this one {why}.",
                         title="Read-only", severity="warning")
             return False
         return True
@@ -648,7 +654,7 @@ class EchoMemoryApp(App[int]):
               on_refused: Optional[Callable[[dict[str, Any]], None]] = None) -> None:
         """Run one write through the engine in a worker; success refreshes every
         pane in place, a refusal is shown (or handed to on_refused)."""
-        if not self.can_write(what.split(" ")[0]):
+        if not self.can_write("this change"):
             return
         self._run_write(what, op, select_result, on_refused)
 

@@ -140,6 +140,16 @@ TABLE: tuple[Key, ...] = (
 )
 
 BY_ID: dict[str, Key] = {k.id: k for k in TABLE}
+WRITE_ACTIONS: dict[str, set[str]] = {}
+for _key in TABLE:
+    if _key.write:
+        WRITE_ACTIONS.setdefault(_key.scope, set()).add(_key.action.split("(")[0])
+
+
+def write_allowed(scope: str, action: str, read_only: bool) -> bool:
+    """For check_action: on a read-only store a write binding is hidden from the
+    footer and does not run (the status line says read-only)."""
+    return not (read_only and action in WRITE_ACTIONS.get(scope, ()))
 
 
 def bindings(scope: str) -> list[Binding]:

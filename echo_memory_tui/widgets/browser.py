@@ -454,7 +454,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         if self.total < 0:
             return self._message(width, base, "loading…" if y == 1 else "")
         if self.total == 0:
-            text = (self.error or self.empty_hint) if y == 1 else ""
+            text = (self.error or self.empty_text()) if y == 1 else ""
             return self._message(width, base, text)
         if index >= self.total:
             return Strip.blank(width, base)
@@ -470,6 +470,15 @@ class EntryBrowser(ScrollView, can_focus=True):
             strip = self._render_row(row, width, base, is_cursor)
             self._strips[key] = strip
         return strip
+
+    def empty_text(self) -> str:
+        """An empty filtered list names the filter: it never reads as an empty store."""
+        if self.flt.tier is MemoryTier.EPISODIC:
+            return "No EPISODIC entries: episodes are listed in the Episodes view (5)."
+        described = describe_filter(self.flt)
+        if described:
+            return f"No entries match the filter {described} (Esc clears it)."
+        return self.empty_hint
 
     def _message(self, width: int, base: Style, text: str) -> Strip:
         style = base + self.get_component_rich_style("entry-browser--dim")

@@ -80,6 +80,9 @@ class MemoryView(Widget):
             box.border_title = "Detail"
             yield EntryDetail(id="detail")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
+        return keys.write_allowed("memory", action, self.app.read_only)
+
     # ---- plumbing --------------------------------------------------------------------
     @property
     def browser(self) -> EntryBrowser:
@@ -129,10 +132,6 @@ class MemoryView(Widget):
         message.stop()
         self.tier = message.tier
         self._apply_filter(self.filter_text)
-        if message.tier == "episodic":
-            self.browser.empty_hint = "No EPISODIC entries: episodes are listed in the Episodes view (5)."
-        else:
-            self.browser.empty_hint = "No entries match the filter."
 
     def select_tier(self, tier: Optional[str]) -> None:
         pyramid = self.query_one(TierPyramid)

@@ -108,6 +108,9 @@ class ReviewView(Widget):
                     yield Static("", id="rv-b-text")
             yield Static("", id="rv-why")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
+        return keys.write_allowed("review", action, self.app.read_only)
+
     def on_mount(self) -> None:
         self.query_one("#rv-head").border_title = "Contradiction"
         self.query_one("#rv-why").border_title = "Why, and what the policy would do"

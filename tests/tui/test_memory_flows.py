@@ -213,11 +213,24 @@ async def test_read_only_disables_writes(demo_db, make_app):
         await ready(pilot)
         assert app.read_only and app.status.read_only
         entry = await select_key(pilot, "ledger/db")
+        # the write keys are not in the footer and do nothing
+        from .test_trust_layout import screen_text
+
+        footer = screen_text(app).splitlines()[-1]
+        assert "Filter" in footer and not any(w in footer for w in ("Pin", "Edit", "Archive", "Restore", "Purge"))
         await pilot.press("p")
         await pilot.press("e")
         await pilot.pause(0.2)
         assert not isinstance(app.screen, EditScreen)
-        assert any("Read-only" in (n.title or "") for n in app._notifications)
+        assert not (await stored(demo_db, entry.id)).pinned
+        # from the palette, a write says why it is not done, in plain words
+        from echo_memory_tui import keys
+
+        await app.run_scoped(keys.BY_ID["memory.pin"])
+        await pilot.pause(0.1)
+        shown = [n for n in app._notifications if n.title == "Read-only"]
+        assert shown and "pin / unpin the entry needs a writable store" in shown[-1].message
+        assert "--read-only" in shown[-1].message
         assert not (await stored(demo_db, entry.id)).pinned
 
 
@@ -359,3 +372,18 @@ async def test_theme_toggles(demo_db, make_app):
         assert app.theme != dark and "light" in app.theme
         await pilot.press("T")
         assert app.theme == dark
+
+
+async def test_an_empty_filter_result_names_the_filter_not_an_empty_store(demo_db, make_app):
+    from .test_trust_layout import screen_text
+
+    app = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        browser = app.query_one(EntryBrowser)
+        await pilot.press("slash", *"zebra", "space", *"tier:archival", "enter")
+        await wait_until(pilot, lambda: browser.total == 0, what="no rows")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "store is empty" not in text
+        assert "No entries match the filter" in text and "zebra" in text and "archival" in text
