@@ -442,12 +442,14 @@ class EchoMemoryApp(App[int]):
             self.notify("Live reload paused: changes from other processes wait until you press "
                         f"{keys.display_keys(keys.BY_ID['app.live'], self.keymap)} again.")
 
-    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app") -> None:
-        """Counts, lists and queues refresh in place; cursors stay where they were."""
+    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app",
+                    select: Optional[str] = None) -> None:
+        """Counts, lists and queues refresh in place; cursors stay where they were
+        (the browser's moves to `select`, the new head a write made)."""
         if self.engine is None:
             return
         self.load_stats()
-        self.memory_view.refresh_data(entry_ids)
+        self.memory_view.refresh_data(entry_ids, select=select)
         for view_id in self._started_views - {"memory"}:
             view = self._view_widget(view_id)
             if view is not None and hasattr(view, "refresh_data"):
@@ -683,7 +685,7 @@ class EchoMemoryApp(App[int]):
 
     def on_write_done(self, message: WriteDone) -> None:
         self.notify(message.what + (f" ({message.note})" if message.note else ""), title="Done", timeout=3)
-        self.refresh_all(message.entry_ids)
+        self.refresh_all(message.entry_ids, select=message.select)
 
     def on_write_failed(self, message: WriteFailed) -> None:
         if message.retry is not None and message.detail:
@@ -711,9 +713,31 @@ class EchoMemoryApp(App[int]):
                         self.edit_entry(entry, new_text, note=f"Refused: {detail.get('message', '')}")
                 self.push_screen(RefusalScreen(f"edit of {entry.key}", detail, new_text), after)
 
-            self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused)
+            self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused,
+                       select_result=True)
 
+        if entry.superseded_by is not None:
+            self._edit_head(entry)
+            return
         self.push_screen(EditScreen(entry, text, note), edited)
+
+    @work(group="edit-head")
+    async def _edit_head(self, old: MemoryEntry) -> None:
+        """An edit always writes the head: a superseded version opens the head, saying so
+        before the user types."""
+        head, seen = old, {old.id}
+        try:
+            while head.superseded_by is not None and head.superseded_by not in seen:
+                seen.add(head.superseded_by)
+                head = await self.engine.get(head.superseded_by)
+        except (EntryNotFound, StoreError) as exc:
+            self.notify(f"Cannot find the head of {old.key}: {exc}", title="Edit", severity="error")
+            return
+        if head.key != old.key or head.type != old.type:
+            self.notify(f"v{old.version} of {old.key} lost to {head.key}; restore or undo that first.",
+                        title="Edit", severity="warning")
+            return
+        self.edit_entry(head, note=f"v{old.version} is superseded: you are editing the head, v{head.version}.")
 
     def action_add_entry(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
         from .screens.dialogs import AddEntryScreen, RefusalScreen

@@ -233,14 +233,15 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.flt = flt
         self.reload(keep=False)
 
-    def reload(self, keep: bool = True) -> None:
+    def reload(self, keep: bool = True, select: Optional[str] = None) -> None:
         """Fetch the count and the visible pages again. With keep, the cursor stays
-        on the same entry if it is still in view, else on the same row."""
+        on the same entry (or moves to `select`, a write's new head) if it is in
+        view, else on the same row."""
         if self.engine is None:
             return
         self._generation += 1
-        keep_id = None
-        if keep:
+        keep_id = select
+        if keep and select is None:
             entry = self.current_entry()
             # mid-reload the rows are stale: the last highlighted id still names the cursor's entry
             keep_id = entry.id if entry else (self._last_highlight if self._last_highlight != "<none>" else None)

@@ -104,9 +104,10 @@ class MemoryView(Widget):
         self.browser.total = 0
         self.browser.refresh()
 
-    def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
-        self.browser.reload(keep=True)
-        self.detail.reload()
+    def refresh_data(self, entry_ids: Optional[list[str]] = None, select: Optional[str] = None) -> None:
+        self.browser.reload(keep=True, select=select)
+        if select is None:
+            self.detail.reload()  # else the cursor's move shows the new entry
 
     def set_stats(self, stats: dict[str, Any]) -> None:
         self.query_one(TierPyramid).stats = stats
@@ -271,7 +272,22 @@ class MemoryView(Widget):
 
     @on(VersionLattice.RestoreRequested)
     def _restore_version(self, message: VersionLattice.RestoreRequested) -> None:
+        """Restoring a version writes a new head: it asks first, saying what happens."""
+        from ..screens.dialogs import ConfirmScreen
+
         message.stop()
         node = message.node
-        self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
-                       select_result=True)
+        if not self.app.can_write("restoring a version"):
+            return
+        body = Text()
+        body.append(f"Restore v{node.version} of {node.key}?\n\n", style="bold")
+        body.append(node.content + "\n\n")
+        body.append("Its content becomes a new head version, stated by you; the current head is archived "
+                    "and stays in the lattice. A pin moves to the new head.", style="dim")
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
+                               select_result=True)
+
+        self.app.push_screen(ConfirmScreen("Restore version", body, "Restore"), confirmed)

@@ -297,10 +297,37 @@ async def test_restore_old_version_from_lattice(demo_db, make_app):
         chain = [n for n in lattice.nodes if n.key == "atlas/python-version"]
         oldest = min(chain, key=lambda n: n.version)
         lattice.cursor = lattice.nodes.index(oldest)
+        pinned_before = await count(demo_db, pinned=True)
         await pilot.press("r")
+        # it asks first, naming the version and what happens to the head
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("y")
         await wait_until(pilot, lambda: len(lattice.nodes) == before + 1, what="one more version")
         head = next(n for n in lattice.nodes if n.current and n.key == "atlas/python-version")
         assert head.content == oldest.content and head.version == max(n.version for n in chain) + 1
+        # the cursor moved to the new head, the pin moved with it (not doubled)
+        browser = app.query_one(EntryBrowser)
+        await wait_until(pilot, lambda: browser.current_entry().id == head.id, what="cursor on the new head")
+        assert lattice.selected.id == head.id
+        assert await count(demo_db, pinned=True) == pinned_before
+        assert (await stored(demo_db, head.id)).pinned
+
+
+async def test_editing_a_superseded_version_opens_the_head(demo_db, make_app):
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.filter_tier("archival")
+        browser = app.query_one(EntryBrowser)
+        await wait_until(pilot, lambda: browser.current_entry() is not None
+                         and browser.current_entry().tier is MemoryTier.ARCHIVAL, what="archived rows")
+        old = next(browser.row_at(i).entry for i in range(browser.total)
+                   if browser.row_at(i).entry.superseded_by and browser.row_at(i).entry.key == "user/editor")
+        app.edit_entry(old)
+        await wait_until(pilot, lambda: isinstance(app.screen, EditScreen), what="editor")
+        head = app.screen.entry
+        assert head.superseded_by is None and head.key == old.key and head.version > old.version
+        assert f"v{old.version}" in str(app.screen.note) and f"v{head.version}" in str(app.screen.note)
 
 
 def test_lattice_lists_each_version_before_what_it_replaced():
