@@ -372,8 +372,8 @@ class EchoMemoryApp(App[int]):
         for _ in range(1200):
             state = self._recall_state()
             self.post_message(RecallState(*state))
-            if state[0] != "loading":
-                return
+            if state[0] != "loading" and not state[1].startswith("embedding "):
+                return  # loaded (or failed) and no backlog left to count
             await asyncio.sleep(0.5)
 
     def _recall_state(self) -> tuple[str, str]:
@@ -388,6 +388,8 @@ class EchoMemoryApp(App[int]):
             "ready": "embeddings ready", "loading": "embeddings loading…",
             "failed": "embeddings failed", "not_loaded": "embeddings not loaded",
         }.get(status.state, f"embeddings {status.state}")
+        if status.state == "ready" and status.pending:
+            label = f"embedding {status.indexed - status.pending:,} / {status.indexed:,}"  # ready only when done
         if status.state == "failed" and status.message:
             label += f": {status.message}"
         if status.reranker_state == "failed":

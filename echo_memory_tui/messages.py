@@ -96,6 +96,7 @@ class DetailData:
     history: dict[str, Any]
     episode: Any = None
     notices: list[str] = field(default_factory=list)
+    vector: dict[str, Any] = field(default_factory=dict)  # engine.vector_state
 
 
 class DetailLoaded(Message):

@@ -61,7 +61,7 @@ class ReviewView(Widget):
     ReviewView { layout: horizontal; }
     ReviewView #rv-queue-box { width: 38; border: round $primary-background; border-title-color: $text-accent; }
     ReviewView #rv-queue-box:focus-within { border: round $accent; }
-    ReviewView #rv-queue { height: 1fr; border: none; }
+    ReviewView #rv-queue { height: 1fr; border: none; scrollbar-gutter: stable; }  /* no re-wrap when a scrollbar appears */
     ReviewView #rv-main { width: 1fr; }
     ReviewView #rv-head { height: auto; border: round $primary-background; border-title-color: $text-accent;
                           padding: 0 1; }
