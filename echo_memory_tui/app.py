@@ -39,6 +39,7 @@ from engine import (
 )
 
 from . import keys
+from .busy import is_busy, retry_busy
 from .commands import EchoCommands
 from .messages import (
     DataChanged,
@@ -330,8 +331,9 @@ class EchoMemoryApp(App[int]):
     async def load_stats(self) -> None:
         if self.engine is None:
             return
+        engine = self.engine
         try:
-            stats = await self.engine.stats()
+            stats = await self.retry_busy(engine.stats)
         except Exception as exc:
             self.notify(f"{type(exc).__name__}: {exc}", title="Could not count entries", severity="error")
             return
@@ -411,14 +413,26 @@ class EchoMemoryApp(App[int]):
             return
         self._watch_stop = asyncio.Event()
         self.status.live = "paused" if self.live_paused else "live"
-        try:
-            async for change in engine.watch_changes(self._watch_stop):
-                self.post_message(StoreChanged(change.entry_ids, change.ops))
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            self.status.live = "stopped"
-            self.notify(f"{type(exc).__name__}: {exc}", title="Live reload stopped", severity="warning")
+        attempt = 0
+        while not self._watch_stop.is_set():
+            try:
+                async for change in engine.watch_changes(self._watch_stop):
+                    attempt = 0
+                    self.post_message(StoreChanged(change.entry_ids, change.ops))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not is_busy(exc):
+                    self.status.live = "stopped"
+                    self.notify(f"{type(exc).__name__}: {exc}", title="Live reload stopped", severity="warning")
+                    return
+                # another process holds the lock: wait, then catch up with everything it wrote
+                attempt += 1
+                self.busy(attempt)
+                await asyncio.sleep(min(4.0, 0.25 * 2 ** attempt))
+                self.busy(0)
+                self.post_message(StoreChanged([], []))
 
     def on_store_changed(self, message: StoreChanged) -> None:
         if self.live_paused:
@@ -662,19 +676,35 @@ class EchoMemoryApp(App[int]):
             return
         self._run_write(what, op, select_result, on_refused)
 
+    def busy(self, attempt: int) -> None:
+        """Called from workers while the store is locked by another process."""
+        self.status.error = f"database busy, retrying ({attempt})…" if attempt else ""
+
+    async def retry_busy(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """call() with busy retries; the status line says busy while it waits."""
+        try:
+            return await retry_busy(call, self.busy)
+        finally:
+            if self.status.error.startswith("database busy"):
+                self.busy(0)
+
     @work(group="write")
     async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
                          on_refused: Optional[Callable[[dict[str, Any]], None]]) -> None:
+        engine = self.engine
         try:
-            result = await op(self.engine)
+            result = await self.retry_busy(lambda: op(engine))
         except WriteRejected as exc:
             self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
             return
-        except (ReadOnlyStore, EntryNotFound, InvalidValue, StoreError, ValueError, LookupError) as exc:
-            self.post_message(WriteFailed(what, str(exc)))
-            return
         except Exception as exc:
-            self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
+            if is_busy(exc):
+                message = "the database stayed busy (another process is writing); nothing was written, try again"
+                self.post_message(WriteFailed(what, message, busy=True))
+            elif isinstance(exc, (ReadOnlyStore, EntryNotFound, InvalidValue, StoreError, ValueError, LookupError)):
+                self.post_message(WriteFailed(what, str(exc)))
+            else:
+                self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
             return
         ids: list[str] = []
         note = ""
@@ -693,7 +723,8 @@ class EchoMemoryApp(App[int]):
         if message.retry is not None and message.detail:
             message.retry(message.detail)
             return
-        self.notify(message.message, title=f"Refused: {message.what}", severity="error", timeout=10)
+        title = f"Busy: {message.what}" if message.busy else f"Refused: {message.what}"
+        self.notify(message.message, title=title, severity="warning" if message.busy else "error", timeout=10)
 
     # ---- edit / add / purge / decay flows --------------------------------------------------------
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:

@@ -260,13 +260,17 @@ class EntryBrowser(ScrollView, can_focus=True):
     async def _reload(self, generation: int, flt: EntryFilter, sort: str, descending: bool, keep_id: Optional[str],
                       cursor: int, top: int, height: int) -> None:
         engine = self.engine
-        try:
+
+        async def fetch() -> tuple[int, int, dict[int, list[Row]]]:
             total = await engine.count_entries(flt)
-            cursor = max(0, min(cursor, total - 1))
-            top = max(0, min(top, max(0, total - height)))
-            needed = sorted({top // PAGE_SIZE, (top + height) // PAGE_SIZE, cursor // PAGE_SIZE})
+            at = max(0, min(cursor, total - 1))
+            first = max(0, min(top, max(0, total - height)))
+            needed = sorted({first // PAGE_SIZE, (first + height) // PAGE_SIZE, at // PAGE_SIZE})
             needed = [p for p in needed if p * PAGE_SIZE < max(total, 1)]
-            pages = {p: await self._fetch_page(engine, flt, sort, descending, p) for p in needed}
+            return total, at, {p: await self._fetch_page(engine, flt, sort, descending, p) for p in needed}
+
+        try:
+            total, cursor, pages = await self.app.retry_busy(fetch)  # another process's import: wait
         except Exception as exc:  # shown in place; the app keeps running
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
@@ -281,7 +285,7 @@ class EntryBrowser(ScrollView, can_focus=True):
     async def _load_page(self, generation: int, page: int, flt: EntryFilter, sort: str, descending: bool) -> None:
         engine = self.engine
         try:
-            rows = await self._fetch_page(engine, flt, sort, descending, page)
+            rows = await self.app.retry_busy(lambda: self._fetch_page(engine, flt, sort, descending, page))
         except Exception as exc:
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
