@@ -54,6 +54,12 @@ class Pair:
     b: Any
 
 
+def decided_by_person(resolution: dict[str, Any]) -> bool:
+    """A resolution someone made (app or CLI), not consolidation's automatic policy."""
+    return not (str(resolution.get("actor", "")).startswith("consolidation")
+                or str(resolution.get("action", "")).startswith("auto"))
+
+
 class ReviewView(Widget):
     BINDINGS = keys.bindings("review")
 
@@ -310,7 +316,53 @@ class ReviewView(Widget):
         self.app.push_screen(MergeScreen(pair.a, pair.b, text, note), merged)
 
     def action_undo(self) -> None:
-        self.app.write("undid the last resolution", lambda engine: self.app.consolidation().undo(None, actor="user"))
+        if self.app.can_write("undo"):
+            self._undo()
+
+    @work(exclusive=True, group="review-undo")
+    async def _undo(self) -> None:
+        """Undo takes back what a person decided; an automatic resolution (consolidation's
+        policy) is only reopened after the user has seen who decided it and what comes back."""
+        from ..screens.dialogs import ConfirmScreen
+
+        service = self.app.consolidation()
+        try:
+            history = [r for r in await service.resolutions() if not r.get("undone_at")]
+        except Exception as exc:
+            self.app.notify(f"{type(exc).__name__}: {exc}", title="Undo", severity="error")
+            return
+        if not history:
+            self.app.notify("There is no resolution to undo.", title="Undo")
+            return
+        mine = next((r for r in history if decided_by_person(r)), None)
+        if mine is not None:
+            self._undo_resolution(mine)
+            return
+        auto = history[0]
+        try:
+            record = await service.contradiction(auto["contradiction_id"])
+            engine = self.app.engine
+            keys = [(await engine.get(i)).key for i in (record.entry_a_id, record.entry_b_id)]
+        except Exception:
+            keys = []
+        body = Text()
+        body.append("Nothing you resolved is left to undo.\n\n")
+        body.append("The next resolution was made automatically by ")
+        body.append(str(auto["actor"]), style="bold")
+        body.append(f" on {str(auto['at'])[:16].replace('T', ' ')}: {auto['action']}.\n")
+        body.append("Undoing it will reopen the contradiction" + (f" between {keys[0]} and {keys[1]}" if keys else "")
+                    + " and bring back the entry it archived.", style="bold")
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self._undo_resolution(auto)
+
+        self.app.push_screen(ConfirmScreen("Undo an automatic resolution", body, "Reopen"), confirmed)
+
+    def _undo_resolution(self, resolution: dict[str, Any]) -> None:
+        cid = resolution["contradiction_id"]
+        self.app.write(f"undid {resolution['action']}",
+                       lambda engine: self.app.consolidation().undo(cid, actor="user"))
 
     # ---- consolidation (C) ----------------------------------------------------------------------
     def run_consolidation(self) -> None:
