@@ -25,7 +25,7 @@ from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
 from engine import (
     EntryNotFound,
@@ -144,8 +144,8 @@ class EchoMemoryApp(App[int]):
         self._hold_deadline = 0.0
         self._hold_generation = 0
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
-        return keys.write_allowed("app", action, getattr(self, "read_only", False))
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("app", action, self)
 
     # ---- keys typed in a burst -----------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
@@ -183,9 +183,13 @@ class EchoMemoryApp(App[int]):
                 self._held_keys[:0] = held
                 return
 
-    def typing_or_in_dialog(self) -> bool:
-        """A text field has the keys, or a dialog is open: view keys are text there."""
-        return len(self.screen_stack) > 1 or isinstance(self.focused, (Input, TextArea))
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """A dialog opens: keys typed right after the key that opened it go to the dialog."""
+        result = super().push_screen(screen, *args, **kwargs)
+        pushed = self.screen
+        self.hold_keys(lambda: self.screen is not pushed or not pushed.focus_chain
+                       or (self.focused is not None and self.focused.screen is pushed))
+        return result
 
     def pop_screen(self) -> Any:
         """A dialog closes: keys typed right after it wait for the view's focus to come back."""
@@ -514,10 +518,8 @@ class EchoMemoryApp(App[int]):
         self.query_one(TabbedContent).active = view_id
 
     def action_view_key(self, view_id: str) -> None:
-        """A view key: in a text field or a dialog it is text; otherwise nothing stays
-        focused in the view being left, and the next keys wait for the new view's focus."""
-        if self.typing_or_in_dialog():
-            raise SkipAction()
+        """A view key (in a text field or a dialog it is text: keys.key_allowed): nothing
+        stays focused in the view being left, and the next keys wait for the new view's focus."""
         tabs = self.query_one(TabbedContent)
         if tabs.active == view_id:
             self._focus_view(view_id)

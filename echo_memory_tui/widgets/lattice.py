@@ -142,8 +142,8 @@ def graph_rows(nodes: list[Node]) -> list[tuple[str, Optional[Node]]]:
 class VersionLattice(Widget, can_focus=True):
     BINDINGS = keys.bindings("lattice")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
-        return keys.write_allowed("lattice", action, self.app.read_only)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("lattice", action, self.app)
 
     DEFAULT_CSS = """
     VersionLattice { height: auto; padding: 0 0; text-wrap: nowrap; text-overflow: ellipsis; }

@@ -9,7 +9,6 @@ from typing import Any, Optional
 
 from rich.text import Text
 from textual import on, work
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -80,8 +79,8 @@ class MemoryView(Widget):
             box.border_title = "Detail"
             yield EntryDetail(id="detail")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
-        return keys.write_allowed("memory", action, self.app.read_only)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("memory", action, self.app)
 
     # ---- plumbing --------------------------------------------------------------------
     @property
@@ -143,9 +142,7 @@ class MemoryView(Widget):
         self.browser.focus()
 
     def action_filter(self) -> None:
-        field = self.query_one("#filter", Input)
-        if field.has_focus:
-            raise SkipAction()  # a `/` typed in the filter is text
+        field = self.query_one("#filter", Input)  # (typed in the filter, `/` is text: check_action)
         self.query_one("#filter-bar").add_class("-open")
         self.app.focus_and_hold(field)
 

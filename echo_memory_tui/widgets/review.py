@@ -114,8 +114,8 @@ class ReviewView(Widget):
                     yield Static("", id="rv-b-text")
             yield Static("", id="rv-why")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
-        return keys.write_allowed("review", action, self.app.read_only)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("review", action, self.app)
 
     def on_mount(self) -> None:
         self.query_one("#rv-head").border_title = "Contradiction"

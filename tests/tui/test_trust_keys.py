@@ -164,3 +164,38 @@ async def test_pin_right_after_moving_the_cursor_pins_the_row_now_selected(demo_
         await wait_until(pilot, lambda: any(n.title == "Done" for n in app._notifications), what="pin done")
     pins = [a for a in await audit_actions(demo_db) if a[0] in ("pin", "unpin")]
     assert [entry_id for _, entry_id in pins] == [selected.id]
+
+
+@pytest.mark.parametrize("typed", ["hi", "ap"])
+async def test_keys_after_opening_the_editor_are_text_in_the_editor(demo_db, make_app, typed):
+    from textual.widgets import TextArea
+
+    from echo_memory_tui.screens.dialogs import EditScreen
+
+    app = make_app(demo_db)
+    before = await audit_actions(demo_db)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot)
+        entry = await select_key(pilot, "ledger/db")
+        await burst(pilot, "e", *typed)
+        await wait_until(pilot, lambda: isinstance(app.screen, EditScreen) and app._held_keys is None, what="editor")
+        area = app.screen.query_one(TextArea)
+        await wait_until(pilot, lambda: area.text != entry.content, what="typed into the editor")
+        assert typed in area.text
+    assert await audit_actions(demo_db) == before
+
+
+async def test_keys_after_closing_a_dialog_act_on_the_visible_selection(demo_db, make_app):
+    from echo_memory_tui.screens.dialogs import EditScreen
+
+    app = make_app(demo_db)
+    async with app.run_test(size=SMALL) as pilot:
+        await ready(pilot)
+        entry = await select_key(pilot, "ledger/db")
+        await burst(pilot, "e")
+        await wait_until(pilot, lambda: isinstance(app.screen, EditScreen) and app._held_keys is None, what="editor")
+        await burst(pilot, "escape", "p")
+        await wait_until(pilot, lambda: len(app.screen_stack) == 1 and app._held_keys is None, what="closed")
+        await wait_until(pilot, lambda: any(n.title == "Done" for n in app._notifications), what="pin done")
+    pins = [a for a in await audit_actions(demo_db) if a[0] in ("pin", "unpin")]
+    assert pins == [("pin", entry.id)]
