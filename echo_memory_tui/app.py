@@ -679,16 +679,20 @@ class EchoMemoryApp(App[int]):
         self._run_write(what, op, select_result, on_refused)
 
     def busy(self, attempt: int) -> None:
-        """Called from workers while the store is locked by another process."""
-        self.status.error = f"database busy, retrying ({attempt})…" if attempt else ""
+        """Called from workers while the store is locked by another process (attempt 0:
+        no longer). Quiet when the app is shutting down and the status line is gone."""
+        for bar in self.query(StatusBar):
+            if attempt:
+                bar.error = f"database busy, retrying ({attempt})…"
+            elif bar.error.startswith("database busy"):
+                bar.error = ""
 
     async def retry_busy(self, call: Callable[[], Awaitable[Any]]) -> Any:
         """call() with busy retries; the status line says busy while it waits."""
         try:
             return await retry_busy(call, self.busy)
         finally:
-            if self.status.error.startswith("database busy"):
-                self.busy(0)
+            self.busy(0)
 
     @work(group="write")
     async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
