@@ -6,6 +6,7 @@ pictures are the same on every run (except the recall timings, which are
 measured). The recall view uses the real embedding model when it is installed.
 
     python -m benchmarks.screenshots [--out screenshots] [--size 140x44]
+    python -m benchmarks.screenshots --size 80x24 --themes dark   # NAME-80x24-dark.svg
 """
 
 from __future__ import annotations
@@ -178,6 +179,9 @@ VIEWS: dict[str, Callable[..., Awaitable[None]]] = {
 }
 
 
+DEFAULT_SIZE = "140x44"
+
+
 async def shoot(db_template: Path, out: Path, name: str, theme: str, size: tuple[int, int]) -> Path:
     import shutil
 
@@ -195,7 +199,9 @@ async def shoot(db_template: Path, out: Path, name: str, theme: str, size: tuple
             await VIEWS[name](pilot)
             no_blink(app)
             await pilot.pause(0.3)
-            target = out / f"{name}-{'dark' if 'dark' in theme else 'light'}.svg"
+            label = f"{size[0]}x{size[1]}"
+            suffix = "" if label == DEFAULT_SIZE else f"-{label}"  # other sizes sit beside the default ones
+            target = out / f"{name}{suffix}-{'dark' if 'dark' in theme else 'light'}.svg"
             app.save_screenshot(filename=target.name, path=str(out))
             return target
 
@@ -203,7 +209,8 @@ async def shoot(db_template: Path, out: Path, name: str, theme: str, size: tuple
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
-    parser.add_argument("--size", default="140x44")
+    parser.add_argument("--size", default=DEFAULT_SIZE)
+    parser.add_argument("--themes", default="dark,light", help="comma-separated: dark, light")
     parser.add_argument("--only", default="", help="comma-separated view names")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -214,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         template = Path(tmp) / "demo.db"
         asyncio.run(build(template))
         for name in names:
-            for theme in ("textual-dark", "textual-light"):
+            for theme in (f"textual-{t.strip()}" for t in args.themes.split(",") if t.strip()):
                 path = asyncio.run(shoot(template, args.out, name, theme, (width, height)))
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     return 0

@@ -21,9 +21,11 @@ from typing import Any, Awaitable, Callable, Optional
 
 from rich.table import Table
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
 from engine import (
     Actor,
@@ -38,6 +40,7 @@ from engine import (
 )
 
 from . import keys
+from .busy import is_busy, retry_busy
 from .commands import EchoCommands
 from .messages import (
     DataChanged,
@@ -65,6 +68,20 @@ SCOPE_VIEW = {"memory": "memory", "browser": "memory", "pyramid": "memory", "lat
               "quarantine": "quarantine"}
 
 
+# The longest a burst's next key waits for focus to land (a first, lazy mount of a view).
+HOLD_MAX_S = 2.0
+
+
+class Views(TabbedContent):
+    """The app decides which view is shown: focusing a widget in a hidden pane
+    (a late focus call during a burst of view keys) must not switch to it, or two
+    views take turns activating each other forever."""
+
+    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        event.stop()
+        event.prevent_default()  # TabbedContent's own handler would activate the pane
+
+
 @dataclass
 class Bulk:
     """Several entries changed at once (decay pass), shaped like a WriteOutcome for the refresh."""
@@ -82,6 +99,9 @@ class EchoMemoryApp(App[int]):
 
     CSS_PATH = "app.tcss"
     TITLE = "echo-memory"
+    # classes on the screen that app.tcss uses to collapse side panels in small terminals
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-medium"), (150, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-mid"), (44, "-tall")]
     BINDINGS = keys.bindings("app")
     COMMANDS = App.COMMANDS | {EchoCommands}
 
@@ -120,11 +140,69 @@ class EchoMemoryApp(App[int]):
         self.recall_state = "not_loaded"
         self.stats: Optional[dict[str, Any]] = None
         self.milestones: dict[str, float] = {}
+        self._held_keys: Optional[list[events.Key]] = None
+        self._hold_landed: Callable[[], bool] = lambda: True
+        self._hold_deadline = 0.0
+        self._hold_generation = 0
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("app", action, self)
+
+    # ---- keys typed in a burst -----------------------------------------------------------
+    async def on_event(self, event: events.Event) -> None:
+        """While a view key, `/`, Esc or a dialog close is still moving the focus, the keys
+        typed after it wait here: they go to the widget that key made active, never to
+        one that is being hidden (where `a` would archive the entry under a hidden cursor)."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self._held_keys is not None:
+            self._held_keys.append(event)
+            return
+        await super().on_event(event)
+
+    def hold_keys(self, landed: Callable[[], bool]) -> None:
+        """Hold the keys typed from now on until landed() is true (or HOLD_MAX_S passed)."""
+        if self._held_keys is None:
+            self._held_keys = []
+        self._hold_landed = landed
+        self._hold_deadline = time.monotonic() + HOLD_MAX_S
+        self._hold_generation += 1
+        self.call_after_refresh(self._release_keys, self._hold_generation)
+
+    def focus_and_hold(self, widget: Widget) -> None:
+        widget.focus()
+        self.hold_keys(lambda: self.focused is widget)
+
+    async def _release_keys(self, generation: int) -> None:
+        if generation != self._hold_generation or self._held_keys is None:
+            return
+        if not self._hold_landed() and time.monotonic() < self._hold_deadline:
+            self.set_timer(0.01, lambda: self.call_after_refresh(self._release_keys, generation))
+            return
+        held, self._held_keys = self._held_keys, None
+        while held:
+            await super().on_event(held.pop(0))
+            if self._held_keys is not None:  # that key started another move: the rest wait again
+                self._held_keys[:0] = held
+                return
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """A dialog opens: keys typed right after the key that opened it go to the dialog."""
+        result = super().push_screen(screen, *args, **kwargs)
+        pushed = self.screen
+        self.hold_keys(lambda: self.screen is not pushed or not pushed.focus_chain
+                       or (self.focused is not None and self.focused.screen is pushed))
+        return result
+
+    def pop_screen(self) -> Any:
+        """A dialog closes: keys typed right after it wait for the view's focus to come back."""
+        closing = self.screen
+        self.hold_keys(lambda: self.screen is not closing and self.focused is not None
+                       and self.focused.screen is self.screen)
+        return super().pop_screen()
 
     # ---- layout --------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
-        with TabbedContent(initial="memory", id="views"):
+        with Views(initial="memory", id="views"):
             with TabPane(VIEW_TITLES["memory"], id="memory"):
                 yield MemoryView(id="memory-view")
             for view_id in VIEWS[1:]:
@@ -209,6 +287,7 @@ class EchoMemoryApp(App[int]):
         self.mark("engine_ready")
         self.engine = message.engine
         self.read_only = bool(self.engine.read_only)
+        self.refresh_bindings()  # write keys leave the footer on a read-only store
         if self.read_only and not self.requested_read_only:
             self.notify(f"{self.db_path} is not writable: opened read-only.", severity="warning")
         self.sub_title = self._subtitle()
@@ -258,8 +337,9 @@ class EchoMemoryApp(App[int]):
     async def load_stats(self) -> None:
         if self.engine is None:
             return
+        engine = self.engine
         try:
-            stats = await self.engine.stats()
+            stats = await self.retry_busy(engine.stats)
         except Exception as exc:
             self.notify(f"{type(exc).__name__}: {exc}", title="Could not count entries", severity="error")
             return
@@ -300,8 +380,8 @@ class EchoMemoryApp(App[int]):
         for _ in range(1200):
             state = self._recall_state()
             self.post_message(RecallState(*state))
-            if state[0] != "loading":
-                return
+            if state[0] != "loading" and not state[1].startswith("embedding "):
+                return  # loaded (or failed) and no backlog left to count
             await asyncio.sleep(0.5)
 
     def _recall_state(self) -> tuple[str, str]:
@@ -316,6 +396,8 @@ class EchoMemoryApp(App[int]):
             "ready": "embeddings ready", "loading": "embeddings loading…",
             "failed": "embeddings failed", "not_loaded": "embeddings not loaded",
         }.get(status.state, f"embeddings {status.state}")
+        if status.state == "ready" and status.pending:
+            label = f"embedding {status.indexed - status.pending:,} / {status.indexed:,}"  # ready only when done
         if status.state == "failed" and status.message:
             label += f": {status.message}"
         if status.reranker_state == "failed":
@@ -337,14 +419,26 @@ class EchoMemoryApp(App[int]):
             return
         self._watch_stop = asyncio.Event()
         self.status.live = "paused" if self.live_paused else "live"
-        try:
-            async for change in engine.watch_changes(self._watch_stop):
-                self.post_message(StoreChanged(change.entry_ids, change.ops))
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            self.status.live = "stopped"
-            self.notify(f"{type(exc).__name__}: {exc}", title="Live reload stopped", severity="warning")
+        attempt = 0
+        while not self._watch_stop.is_set():
+            try:
+                async for change in engine.watch_changes(self._watch_stop):
+                    attempt = 0
+                    self.post_message(StoreChanged(change.entry_ids, change.ops))
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not is_busy(exc):
+                    self.status.live = "stopped"
+                    self.notify(f"{type(exc).__name__}: {exc}", title="Live reload stopped", severity="warning")
+                    return
+                # another process holds the lock: wait, then catch up with everything it wrote
+                attempt += 1
+                self.busy(attempt)
+                await asyncio.sleep(min(4.0, 0.25 * 2 ** attempt))
+                self.busy(0)
+                self.post_message(StoreChanged([], []))
 
     def on_store_changed(self, message: StoreChanged) -> None:
         if self.live_paused:
@@ -370,12 +464,14 @@ class EchoMemoryApp(App[int]):
             self.notify("Live reload paused: changes from other processes wait until you press "
                         f"{keys.display_keys(keys.BY_ID['app.live'], self.keymap)} again.")
 
-    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app") -> None:
-        """Counts, lists and queues refresh in place; cursors stay where they were."""
+    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app",
+                    select: Optional[str] = None) -> None:
+        """Counts, lists and queues refresh in place; cursors stay where they were
+        (the browser's moves to `select`, the new head a write made)."""
         if self.engine is None:
             return
         self.load_stats()
-        self.memory_view.refresh_data(entry_ids)
+        self.memory_view.refresh_data(entry_ids, select=select)
         for view_id in self._started_views - {"memory"}:
             view = self._view_widget(view_id)
             if view is not None and hasattr(view, "refresh_data"):
@@ -423,13 +519,51 @@ class EchoMemoryApp(App[int]):
     def action_view(self, view_id: str) -> None:
         self.query_one(TabbedContent).active = view_id
 
+    def action_view_key(self, view_id: str) -> None:
+        """A view key (in a text field or a dialog it is text: keys.key_allowed): nothing
+        stays focused in the view being left, and the next keys wait for the new view's focus."""
+        tabs = self.query_one(TabbedContent)
+        if tabs.active == view_id:
+            self._focus_view(view_id)
+            return
+        self.screen.set_focus(None)
+        tabs.active = view_id
+        self.hold_keys(lambda: self._view_has_focus(view_id))
+
+    def action_leave_input(self) -> None:
+        """Esc in a text field of a view: back to the view's main widget."""
+        focused = self.focused
+        if len(self.screen_stack) > 1 or not isinstance(focused, Input):
+            raise SkipAction()
+        view = self._view_widget(self.query_one(TabbedContent).active)
+        if view is None:
+            raise SkipAction()
+        leave = getattr(view, "leave_input", None)
+        leave(focused) if leave is not None else view.focus_default()
+        self.hold_keys(lambda: self.focused is not focused)
+
+    def _view_has_focus(self, view_id: str) -> bool:
+        view = self._view_widget(view_id)
+        focused = self.focused
+        return (self.query_one(TabbedContent).active == view_id and view is not None and focused is not None
+                and view in focused.ancestors_with_self)
+
+    def view_visible(self, view: Widget) -> bool:
+        """The view is the shown tab of the main screen (no dialog over it)."""
+        return (len(self.screen_stack) == 1
+                and self._view_widget(self.query_one(TabbedContent).active) is view)
+
+    def _focus_view(self, view_id: str) -> None:
+        view = self._view_widget(view_id)
+        if view is not None and self.query_one(TabbedContent).active == view_id:
+            view.focus_default()
+
     @on(TabbedContent.TabActivated, "#views")
     async def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         view_id = event.pane.id or "memory"
-        view = await self.ensure_view(view_id)
+        await self.ensure_view(view_id)
         self._start_view(view_id)
-        if hasattr(view, "focus_default"):
-            self.call_after_refresh(view.focus_default)
+        self._focus_view(view_id)  # only if it is still the active view once mounted
 
     def _start_view(self, view_id: str) -> None:
         if self.engine is None or view_id in self._started_views:
@@ -448,6 +582,8 @@ class EchoMemoryApp(App[int]):
 
     async def run_scoped(self, key: keys.Key) -> None:
         """Run a binding's action from the palette, in its pane."""
+        if key.write and not self.can_write(key.description.lower()):
+            return
         view = SCOPE_VIEW.get(key.scope)
         if view:
             await self.ensure_view(view)
@@ -478,6 +614,13 @@ class EchoMemoryApp(App[int]):
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.theme == "textual-dark" else "textual-dark"
+
+    def action_maximize_pane(self) -> None:
+        screen = self.screen
+        if screen.maximized is not None:
+            screen.minimize()
+        elif self.focused is not None:
+            screen.maximize(self.focused)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -523,8 +666,8 @@ class EchoMemoryApp(App[int]):
             self.notify("No store is open.", severity="error")
             return False
         if self.read_only:
-            self.notify(f"Read-only: {what} is disabled (the store was opened with --read-only"
-                        f"{' or is not writable' if not self.requested_read_only else ''}).",
+            why = "was opened with --read-only" if self.requested_read_only else "is not writable"
+            self.notify(f"Nothing written: {what} needs a writable store, and this one {why}.",
                         title="Read-only", severity="warning")
             return False
         return True
@@ -533,23 +676,43 @@ class EchoMemoryApp(App[int]):
               on_refused: Optional[Callable[[dict[str, Any]], None]] = None) -> None:
         """Run one write through the engine in a worker; success refreshes every
         pane in place, a refusal is shown (or handed to on_refused)."""
-        if not self.can_write(what.split(" ")[0]):
+        if not self.can_write("this change"):
             return
         self._run_write(what, op, select_result, on_refused)
+
+    def busy(self, attempt: int) -> None:
+        """Called from workers while the store is locked by another process (attempt 0:
+        no longer). Quiet when the app is shutting down and the status line is gone."""
+        for bar in self.query(StatusBar):
+            if attempt:
+                bar.error = f"database busy, retrying ({attempt})…"
+            elif bar.error.startswith("database busy"):
+                bar.error = ""
+
+    async def retry_busy(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """call() with busy retries; the status line says busy while it waits."""
+        try:
+            return await retry_busy(call, self.busy)
+        finally:
+            self.busy(0)
 
     @work(group="write")
     async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
                          on_refused: Optional[Callable[[dict[str, Any]], None]]) -> None:
+        engine = self.engine
         try:
-            result = await op(self.engine)
+            result = await self.retry_busy(lambda: op(engine))
         except WriteRejected as exc:
             self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
             return
-        except (ReadOnlyStore, EntryNotFound, InvalidValue, StoreError, ValueError, LookupError) as exc:
-            self.post_message(WriteFailed(what, str(exc)))
-            return
         except Exception as exc:
-            self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
+            if is_busy(exc):
+                message = "the database stayed busy (another process is writing); nothing was written, try again"
+                self.post_message(WriteFailed(what, message, busy=True))
+            elif isinstance(exc, (ReadOnlyStore, EntryNotFound, InvalidValue, StoreError, ValueError, LookupError)):
+                self.post_message(WriteFailed(what, str(exc)))
+            else:
+                self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
             return
         ids: list[str] = []
         note = ""
@@ -562,13 +725,14 @@ class EchoMemoryApp(App[int]):
 
     def on_write_done(self, message: WriteDone) -> None:
         self.notify(message.what + (f" ({message.note})" if message.note else ""), title="Done", timeout=3)
-        self.refresh_all(message.entry_ids)
+        self.refresh_all(message.entry_ids, select=message.select)
 
     def on_write_failed(self, message: WriteFailed) -> None:
         if message.retry is not None and message.detail:
             message.retry(message.detail)
             return
-        self.notify(message.message, title=f"Refused: {message.what}", severity="error", timeout=10)
+        title = f"Busy: {message.what}" if message.busy else f"Refused: {message.what}"
+        self.notify(message.message, title=title, severity="warning" if message.busy else "error", timeout=10)
 
     # ---- edit / add / purge / decay flows --------------------------------------------------------
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
@@ -590,9 +754,31 @@ class EchoMemoryApp(App[int]):
                         self.edit_entry(entry, new_text, note=f"Refused: {detail.get('message', '')}")
                 self.push_screen(RefusalScreen(f"edit of {entry.key}", detail, new_text), after)
 
-            self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused)
+            self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused,
+                       select_result=True)
 
+        if entry.superseded_by is not None:
+            self._edit_head(entry)
+            return
         self.push_screen(EditScreen(entry, text, note), edited)
+
+    @work(group="edit-head")
+    async def _edit_head(self, old: MemoryEntry) -> None:
+        """An edit always writes the head: a superseded version opens the head, saying so
+        before the user types."""
+        head, seen = old, {old.id}
+        try:
+            while head.superseded_by is not None and head.superseded_by not in seen:
+                seen.add(head.superseded_by)
+                head = await self.engine.get(head.superseded_by)
+        except (EntryNotFound, StoreError) as exc:
+            self.notify(f"Cannot find the head of {old.key}: {exc}", title="Edit", severity="error")
+            return
+        if head.key != old.key or head.type != old.type:
+            self.notify(f"v{old.version} of {old.key} lost to {head.key}; restore or undo that first.",
+                        title="Edit", severity="warning")
+            return
+        self.edit_entry(head, note=f"v{old.version} is superseded: you are editing the head, v{head.version}.")
 
     def action_add_entry(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
         from .screens.dialogs import AddEntryScreen, RefusalScreen

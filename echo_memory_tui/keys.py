@@ -58,31 +58,38 @@ SCOPE_TITLES = {
 TABLE: tuple[Key, ...] = (
     # ---- everywhere --------------------------------------------------------------
     Key("app.quit", "q", "quit", "Quit"),
-    Key("app.help", "question_mark", "help", "Help", key_display="?"),
-    Key("app.view_memory", "1", "view('memory')", "Memory", show=False),
-    Key("app.view_recall", "2", "view('recall')", "Recall playground", show=False),
-    Key("app.view_review", "3", "view('review')", "Contradictions", show=False),
-    Key("app.view_working", "4", "view('working')", "Working memory", show=False),
-    Key("app.view_episodes", "5", "view('episodes')", "Episodes", show=False),
-    Key("app.view_quarantine", "6", "view('quarantine')", "Blocked writes", show=False),
+    Key("app.help", "question_mark", "help", "Help", key_display="?", priority=True),
+    # View keys, `/` and Esc are priority bindings: they act before the next key of a burst is
+    # routed, and the app holds that next key until focus has landed where they sent it.
+    Key("app.view_memory", "1", "view_key('memory')", "Memory", show=False, priority=True),
+    Key("app.view_recall", "2", "view_key('recall')", "Recall playground", show=False, priority=True),
+    Key("app.view_review", "3", "view_key('review')", "Contradictions", show=False, priority=True),
+    Key("app.view_working", "4", "view_key('working')", "Working memory", show=False, priority=True),
+    Key("app.view_episodes", "5", "view_key('episodes')", "Episodes", show=False, priority=True),
+    Key("app.view_quarantine", "6", "view_key('quarantine')", "Blocked writes", show=False, priority=True),
     Key("app.theme", "T", "toggle_theme", "Dark / light theme", show=False),
     Key("app.live", "L", "toggle_live", "Pause / resume live reload", label="Live"),
     Key("app.reload", "ctrl+r", "reload", "Reload everything", show=False),
     Key("app.decay", "D", "decay", "Decay pass (preview, then apply)", show=False, write=True),
     Key("app.consolidate", "C", "consolidate", "Run consolidation", show=False, write=True),
-    Key("app.add", "N", "add_entry", "New entry", show=False, write=True),
+    Key("app.add", "N", "add_entry", "New entry", show=False, write=True, priority=True),
+    Key("app.leave_input", "escape", "leave_input", "Leave the text field (back to the view's list)", show=False,
+        palette=False, priority=True),
+    Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------
-    Key("memory.filter", "slash", "filter", "Filter entries (text, tier:, type:, prov:, tag:, pinned)", key_display="/", label="Filter"),
+    Key("memory.filter", "slash", "filter", "Filter entries (text, tier:, type:, prov:, tag:, pinned)", key_display="/", label="Filter",
+        priority=True),
     Key("memory.pin", "p", "pin", "Pin / unpin the entry", write=True, label="Pin"),
-    Key("memory.edit", "e", "edit", "Edit the content (a new version)", write=True, label="Edit"),
+    Key("memory.edit", "e", "edit", "Edit the content (a new version)", write=True, label="Edit", priority=True),
     Key("memory.archive", "a", "archive", "Archive the entry", write=True, label="Archive"),
     Key("memory.restore", "r", "restore", "Restore an archived entry or version", write=True, label="Restore"),
-    Key("memory.purge", "X", "purge", "Purge an archived entry (asks first)", write=True, label="Purge"),
+    Key("memory.purge", "X", "purge", "Purge an archived entry (asks first)", write=True, label="Purge",
+        priority=True),
     Key("memory.clear_filter", "escape", "clear_filter", "Clear filter", show=False),
     Key("memory.detail", "enter", "focus_detail", "Open detail", show=False),
     Key("memory.browser", "b", "focus_browser", "Back to browser", show=False),
-    Key("memory.pyramid", "y", "focus_pyramid", "Tier pyramid", show=False),
+    Key("memory.pyramid", "y", "focus_pyramid", "Tier pyramid (shows / hides it in a narrow terminal)", show=False),
     # ---- browser ----------------------------------------------------------------
     Key("browser.down", "j,down", "cursor_down", "Down", show=False, palette=False),
     Key("browser.up", "k,up", "cursor_up", "Up", show=False, palette=False),
@@ -106,12 +113,14 @@ TABLE: tuple[Key, ...] = (
     Key("playground.save", "ctrl+s", "save_knobs", "Save the knobs to the config file", label="Save knobs"),
     Key("playground.reset", "ctrl+z", "reset_knobs", "Reset the knobs to the saved settings", label="Reset"),
     Key("playground.query", "ctrl+l", "focus_query", "Query box", show=False),
-    Key("playground.knobs", "ctrl+g", "focus_knobs", "Knob panel", show=False),
+    Key("playground.knobs", "ctrl+g", "focus_knobs", "Knob panel (shows / hides it in a narrow terminal)", show=False),
+    Key("playground.stages", "ctrl+t", "toggle_stages", "Dropped and timings panes (hidden in a short terminal)",
+        show=False),
     # ---- contradiction review -----------------------------------------------------
     Key("review.keep_a", "a", "resolve('keep_a')", "Keep A", write=True),
     Key("review.keep_b", "b", "resolve('keep_b')", "Keep B", write=True),
     Key("review.keep_both", "o", "resolve('keep_both')", "Keep both", write=True),
-    Key("review.merge", "m", "merge", "Merge", write=True),
+    Key("review.merge", "m", "merge", "Merge", write=True, priority=True),
     Key("review.skip", "s", "skip", "Skip"),
     Key("review.undo", "u", "undo", "Undo last", write=True),
     Key("review.next", "j,down", "move(1)", "Next", show=False, palette=False),
@@ -123,13 +132,40 @@ TABLE: tuple[Key, ...] = (
     Key("working.larger", "plus", "budget(2.0)", "Preview twice the char budget", label="Budget ×2"),
     Key("working.budget_reset", "equals_sign", "budget_reset", "Back to the configured char budget", show=False),
     # ---- episodes -----------------------------------------------------------------
-    Key("episodes.filter", "slash", "filter", "Filter episodes", key_display="/"),
+    Key("episodes.filter", "slash", "filter", "Filter episodes", key_display="/", priority=True),
+    Key("episodes.side", "ctrl+t", "toggle_side", "Sessions and consolidation runs (hidden in a narrow terminal)",
+        show=False),
     # ---- quarantine ---------------------------------------------------------------
     Key("quarantine.down", "j", "move(1)", "Next", show=False, palette=False),
     Key("quarantine.up", "k", "move(-1)", "Previous", show=False, palette=False),
 )
 
 BY_ID: dict[str, Key] = {k.id: k for k in TABLE}
+WRITE_ACTIONS: dict[str, set[str]] = {}
+# Priority keys act before the next key of a burst is routed (a dialog or a view opens
+# first); in a text field the printable ones are text, so they stand aside there.
+TEXT_ACTIONS: dict[str, set[str]] = {}
+for _key in TABLE:
+    if _key.write:
+        WRITE_ACTIONS.setdefault(_key.scope, set()).add(_key.action.split("(")[0])
+    if _key.priority and _key.id != "app.leave_input":
+        TEXT_ACTIONS.setdefault(_key.scope, set()).add(_key.action.split("(")[0])
+
+
+def key_allowed(scope: str, action: str, app: Any) -> bool | None:
+    """For check_action: on a read-only store a write binding is hidden from the footer
+    (False) and does not run (the status line says read-only); while a text field has
+    the focus the priority letters are typed instead, and in a dialog they are the
+    dialog's keys (None: shown disabled, the key goes on to the focused widget)."""
+    name = action.split("(")[0]
+    if getattr(app, "read_only", False) and name in WRITE_ACTIONS.get(scope, ()):
+        return False
+    if name in TEXT_ACTIONS.get(scope, ()):
+        from textual.widgets import Input, TextArea
+
+        if len(app.screen_stack) > 1 or isinstance(app.focused, (Input, TextArea)):
+            return None
+    return True
 
 
 def bindings(scope: str) -> list[Binding]:

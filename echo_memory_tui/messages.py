@@ -96,6 +96,7 @@ class DetailData:
     history: dict[str, Any]
     episode: Any = None
     notices: list[str] = field(default_factory=list)
+    vector: dict[str, Any] = field(default_factory=dict)  # engine.vector_state
 
 
 class DetailLoaded(Message):
@@ -121,9 +122,10 @@ class WriteFailed(Message):
     """The engine refused or failed a write; detail is the refusal's dict."""
 
     def __init__(self, what: str, message: str, detail: Optional[dict[str, Any]] = None,
-                 retry: Any = None) -> None:
+                 retry: Any = None, busy: bool = False) -> None:
         super().__init__()
         self.what = what
         self.message = message
         self.detail = detail or {}
         self.retry = retry
+        self.busy = busy  # the store stayed locked by another process: not a refusal

@@ -350,7 +350,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             if args.command is not None:
                 raise
             # The app opens anyway, on defaults, and says why in place.
-            return open_app(args, Settings.defaults(), str(exc))
+            return open_app(args, Settings.defaults(path=args.config), str(exc))
         if args.command is None:
             return open_app(args, settings, None)
         if args.command == "scan":

@@ -5,6 +5,7 @@ a knob is never silently replaced by its default."""
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import Any, Mapping, Optional
 
 import platformdirs
-import tomli_w
 
 
 class ConfigError(ValueError):
@@ -40,9 +40,14 @@ class Knob:
             return f"{'an integer' if self.kind is int else 'a number'} in [{lo}, {hi}]"
         return "a string"
 
-    def coerce(self, value: Any) -> Any:
-        """Turn a TOML value or a --set string into the knob's type, or refuse it."""
+    def coerce(self, value: Any, strict: bool = False) -> Any:
+        """Turn a TOML value or a --set string into the knob's type, or refuse it.
+
+        strict (a config file): the value must already have the knob's TOML type,
+        so `rrfK = "60"` or `rerankEnabled = "yes"` is refused like any bad value."""
         bad = ConfigError(f"{self.key}: {value!r} is not allowed; expected {self.allowed()}")
+        if strict and not self._has_toml_type(value):
+            raise bad
         if self.kind is bool:
             if isinstance(value, bool):
                 return value
@@ -53,12 +58,16 @@ class Knob:
             if isinstance(value, bool):
                 raise bad
             try:
-                number = self.kind(value) if not isinstance(value, str) else self.kind(value.strip())
-            except (TypeError, ValueError):
+                if isinstance(value, str):
+                    value = float(value.strip()) if self.kind is float else int(value.strip())
+                if isinstance(value, float) and not math.isfinite(value):
+                    raise bad
+                number = self.kind(value)
+            except (TypeError, ValueError, OverflowError):
                 raise bad from None
             if self.kind is int and isinstance(value, float) and not value.is_integer():
                 raise bad
-            if number != number or (self.minimum is not None and number < self.minimum) or (
+            if (self.minimum is not None and number < self.minimum) or (
                 self.maximum is not None and number > self.maximum
             ):
                 raise bad
@@ -68,6 +77,15 @@ class Knob:
         if self.choices and value not in self.choices:
             raise bad
         return value
+
+    def _has_toml_type(self, value: Any) -> bool:
+        if self.kind is bool:
+            return isinstance(value, bool)
+        if self.kind is int:
+            return isinstance(value, int) and not isinstance(value, bool)
+        if self.kind is float:
+            return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return isinstance(value, str)
 
 
 def _k(key, default, kind, doc, minimum=None, maximum=None, choices=None) -> Knob:
@@ -142,8 +160,10 @@ class Settings:
         self.path = path
 
     @classmethod
-    def defaults(cls) -> "Settings":
-        return cls({k: knob.default for k, knob in KNOBS.items()})
+    def defaults(cls, path: Optional[os.PathLike | str] = None) -> "Settings":
+        """Default values; path is where a save goes (the app's --config even when it
+        could not be read: save() refuses to write over a file it cannot parse)."""
+        return cls({k: knob.default for k, knob in KNOBS.items()}, path=Path(path) if path is not None else None)
 
     @classmethod
     def load(cls, path: Optional[os.PathLike | str] = None) -> "Settings":
@@ -154,22 +174,18 @@ class Settings:
             if explicit:
                 raise ConfigError(f"config file {path} does not exist")
             return cls(cls.defaults().as_dict(), path=path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
-        except OSError as exc:
-            raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from exc
+        data = _read_toml(path)
         unknown = sorted(set(data) - {"memory", *APP_SECTIONS})
         if unknown:
             raise ConfigError(f"{path}: unknown key or section {unknown[0]!r} (known: memory, "
                               f"{', '.join(APP_SECTIONS)})")
         extra = {name: data.pop(name) for name in list(data) if name != "memory"}
+        _check_app_sections(path, extra)
         values = Settings.defaults().as_dict()
         for key, value in _flatten({"memory": data.get("memory", {})}).items():
             if key not in KNOBS:
                 raise ConfigError(f"{path}: unknown key {key!r}")
-            values[key] = KNOBS[key].coerce(value)
+            values[key] = KNOBS[key].coerce(value, strict=True)
         return cls(values, extra, path)
 
     def get(self, key: str) -> Any:
@@ -199,23 +215,63 @@ class Settings:
         return max(1.0, float(self.get("memory.importanceDecayDays")))
 
     def save(self, path: Optional[os.PathLike | str] = None) -> Path:
-        """Write the knobs that differ from their defaults, plus extra sections, atomically."""
+        """Write the knobs into the config file, atomically, as a round trip: the
+        user's comments, key order and other sections stay as they were. A knob
+        already in the file is updated in place; one that differs from its default
+        is added. A file that cannot be read as a valid config is never written."""
+        import tomlkit  # round-trip TOML, only when saving
+
         target = Path(path) if path is not None else (self.path or default_config_path())
-        tree: dict[str, Any] = {}
+        if target.exists():
+            try:
+                Settings.load(target)
+                doc = tomlkit.parse(target.read_text(encoding="utf-8-sig"))
+            except ConfigError as exc:
+                raise ConfigError(f"not saved: {exc}; fix or remove the file first") from exc
+        else:
+            doc = tomlkit.document()
+        present = _flatten(doc.get("memory", {}), "memory.")
         for key, value in self._values.items():
-            if value == KNOBS[key].default:
+            if key not in present and value == KNOBS[key].default:
                 continue
-            node = tree
+            node = doc
             parts = key.split(".")
             for part in parts[:-1]:
-                node = node.setdefault(part, {})
+                if part not in node:
+                    node[part] = tomlkit.table()
+                node = node[part]
             node[parts[-1]] = value
-        tree.update(self.extra)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(target.suffix + ".tmp")
-        tmp.write_text(tomli_w.dumps(tree), encoding="utf-8")
+        tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
         os.replace(tmp, target)
         return target
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The file's TOML (a UTF-8 byte-order mark, as Windows editors write, is fine)."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from exc
+
+
+def _check_app_sections(path: Path, extra: Mapping[str, Any]) -> None:
+    """[keys] maps binding ids to key names, [ui] holds strings: the CLI refuses a
+    wrong type as the app would (the app also checks the binding ids themselves)."""
+    for name, section in extra.items():
+        if not isinstance(section, Mapping):
+            raise ConfigError(f"{path}: [{name}] must be a table, got {type(section).__name__}")
+    for key, value in _flatten(extra.get("keys", {})).items():
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            continue
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{path}: [keys] {key}: expected a key name such as \"ctrl+x\", got {value!r}")
+    for key, value in extra.get("ui", {}).items():
+        if not isinstance(value, str):
+            raise ConfigError(f"{path}: [ui] {key}: expected a string, got {value!r}")
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:

@@ -301,7 +301,8 @@ class WriteGate:
             updated_at=incoming.updated_at if verbatim else now,
             pinned=incoming.pinned or existing.pinned, tier=MemoryTier.SEMANTIC,
         )
-        old = replace(existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now)
+        old = replace(existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now,
+                      pinned=False)  # the pin moves with the head (new.pinned), never doubles
         await Store.insert_entry(conn, new)
         await Store.update_entry(conn, old)
         # A conflict about the replaced version has nothing left to decide; the next

@@ -666,5 +666,10 @@ class MemoryEngine:
         self._working.pop(session_key, None)
         return len(entries)
 
+    # ---- for the app's detail pane (issue 9) --------------------------------------------
+    async def vector_state(self, entry_id: str) -> dict[str, Any]:
+        """The entry's vector: model stamp and state (current, pending, stale, none, unchecked)."""
+        return await self.recall_service.vector_state(entry_id)
+
 
 __all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange"]

@@ -22,7 +22,8 @@ DIALOG_CSS = """
 {name} > Vertical {{ width: 84; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
                     background: $surface; padding: 1 2; }}
 {name} .title {{ text-style: bold; color: $text-accent; margin-bottom: 1; }}
-{name} .buttons {{ height: auto; align-horizontal: right; margin-top: 1; }}
+{name} > Vertical {{ overflow-y: auto; }}
+{name} .buttons {{ height: auto; align-horizontal: right; margin-top: 1; dock: bottom; }}
 {name} .buttons Button {{ margin-left: 2; }}
 {name} .hint {{ color: $text-muted; }}
 {name} .error {{ color: $text-error; }}
@@ -31,7 +32,9 @@ DIALOG_CSS = """
 
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
-    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel"), Binding("y", "dismiss(True)", "Yes", show=False)]
+    # dialog keys are priority bindings: they act before the next key of a burst is routed
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel", priority=True),
+                Binding("y", "dismiss(True)", "Yes", show=False, priority=True)]
 
     def __init__(self, title: str, body: Text | str, confirm: str = "Confirm", danger: bool = True) -> None:
         super().__init__()
@@ -76,7 +79,8 @@ class EditScreen(_TextDialog):
     DEFAULT_CSS = DIALOG_CSS.format(name="EditScreen") + """
     EditScreen TextArea { height: 10; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "save", "Save")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True),
+                Binding("ctrl+s", "save", "Save", priority=True)]
 
     def __init__(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
         super().__init__()
@@ -106,7 +110,8 @@ class MergeScreen(_TextDialog):
     MergeScreen TextArea { height: 6; }
     MergeScreen .side { color: $text-muted; margin-bottom: 1; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "save", "Merge")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True),
+                Binding("ctrl+s", "save", "Merge", priority=True)]
 
     def __init__(self, a: MemoryEntry, b: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
         super().__init__()
@@ -138,7 +143,8 @@ class RefusalScreen(ModalScreen[str]):
     RefusalScreen > Vertical { border: thick $error; }
     RefusalScreen #refused-content { background: $boost; padding: 0 1; margin: 1 0; }
     """
-    BINDINGS = [Binding("escape", "dismiss('edit')", "Back to editing"), Binding("e", "dismiss('edit')", show=False)]
+    BINDINGS = [Binding("escape", "dismiss('edit')", "Back to editing", priority=True),
+                Binding("e", "dismiss('edit')", show=False, priority=True)]
 
     def __init__(self, what: str, detail: dict[str, Any], content: str, can_edit: bool = True) -> None:
         super().__init__()
@@ -188,7 +194,8 @@ class AddEntryScreen(ModalScreen[Optional[dict[str, Any]]]):
     AddEntryScreen .row { height: auto; }
     AddEntryScreen .row > * { width: 1fr; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "save", "Save")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True),
+                Binding("ctrl+s", "save", "Save", priority=True)]
 
     def __init__(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
         super().__init__()
@@ -258,7 +265,7 @@ class DecayPreviewScreen(ModalScreen[bool]):
     DEFAULT_CSS = DIALOG_CSS.format(name="DecayPreviewScreen") + """
     DecayPreviewScreen VerticalScroll { height: auto; max-height: 20; }
     """
-    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel", priority=True)]
 
     def __init__(self, changes: list[Any], threshold: float, read_only: bool) -> None:
         super().__init__()
@@ -299,7 +306,7 @@ class TextScreen(ModalScreen[None]):
     DEFAULT_CSS = DIALOG_CSS.format(name="TextScreen") + """
     TextScreen VerticalScroll { height: auto; max-height: 30; }
     """
-    BINDINGS = [Binding("escape,q,enter", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("escape,q,enter", "dismiss(None)", "Close", priority=True)]
 
     def __init__(self, title: str, body: Any) -> None:
         super().__init__()

@@ -45,7 +45,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen .title { text-style: bold; color: $text-accent; padding: 1 1 0 1; }
     HelpScreen .hint { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark", "dismiss(None)", "Close", priority=True)]
 
     def compose(self) -> ComposeResult:
         keymap = getattr(self.app, "keymap", {})

@@ -44,9 +44,12 @@ class Column:
     right: bool = False
 
 
+KEY_WIDTH, MIN_KEY_WIDTH = 22, 12
+# In a narrow browser these columns are dropped, in this order, to keep the content readable.
+DROP_ORDER = ("access_count", "version", "eff", "source", "type", "importance")
 COLUMNS: tuple[Column, ...] = (
     Column("pin", "", 2),
-    Column("key", "key", 22, "key"),
+    Column("key", "key", KEY_WIDTH, "key"),
     Column("content", "content", 0),
     Column("tier", "tier", 4, "tier"),
     Column("type", "type", 4, "type"),
@@ -230,14 +233,15 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.flt = flt
         self.reload(keep=False)
 
-    def reload(self, keep: bool = True) -> None:
+    def reload(self, keep: bool = True, select: Optional[str] = None) -> None:
         """Fetch the count and the visible pages again. With keep, the cursor stays
-        on the same entry if it is still in view, else on the same row."""
+        on the same entry (or moves to `select`, a write's new head) if it is in
+        view, else on the same row."""
         if self.engine is None:
             return
         self._generation += 1
-        keep_id = None
-        if keep:
+        keep_id = select
+        if keep and select is None:
             entry = self.current_entry()
             # mid-reload the rows are stale: the last highlighted id still names the cursor's entry
             keep_id = entry.id if entry else (self._last_highlight if self._last_highlight != "<none>" else None)
@@ -256,13 +260,17 @@ class EntryBrowser(ScrollView, can_focus=True):
     async def _reload(self, generation: int, flt: EntryFilter, sort: str, descending: bool, keep_id: Optional[str],
                       cursor: int, top: int, height: int) -> None:
         engine = self.engine
-        try:
+
+        async def fetch() -> tuple[int, int, dict[int, list[Row]]]:
             total = await engine.count_entries(flt)
-            cursor = max(0, min(cursor, total - 1))
-            top = max(0, min(top, max(0, total - height)))
-            needed = sorted({top // PAGE_SIZE, (top + height) // PAGE_SIZE, cursor // PAGE_SIZE})
+            at = max(0, min(cursor, total - 1))
+            first = max(0, min(top, max(0, total - height)))
+            needed = sorted({first // PAGE_SIZE, (first + height) // PAGE_SIZE, at // PAGE_SIZE})
             needed = [p for p in needed if p * PAGE_SIZE < max(total, 1)]
-            pages = {p: await self._fetch_page(engine, flt, sort, descending, p) for p in needed}
+            return total, at, {p: await self._fetch_page(engine, flt, sort, descending, p) for p in needed}
+
+        try:
+            total, cursor, pages = await self.app.retry_busy(fetch)  # another process's import: wait
         except Exception as exc:  # shown in place; the app keeps running
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
@@ -277,7 +285,7 @@ class EntryBrowser(ScrollView, can_focus=True):
     async def _load_page(self, generation: int, page: int, flt: EntryFilter, sort: str, descending: bool) -> None:
         engine = self.engine
         try:
-            rows = await self._fetch_page(engine, flt, sort, descending, page)
+            rows = await self.app.retry_busy(lambda: self._fetch_page(engine, flt, sort, descending, page))
         except Exception as exc:
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
@@ -413,11 +421,23 @@ class EntryBrowser(ScrollView, can_focus=True):
 
     # ---- rendering ---------------------------------------------------------------------
     def _layout(self, width: int) -> list[tuple[Column, int, int]]:
-        fixed = sum(c.width + 1 for c in COLUMNS if c.width)
-        flex = max(8, width - fixed - 1)
+        """Columns that fit with the content column at least half the width: the
+        least telling ones go first, then the key column narrows."""
+        columns = list(COLUMNS)
+        key_width = KEY_WIDTH
+
+        def flex() -> int:
+            return width - sum((key_width if c.name == "key" else c.width) + 1 for c in columns if c.width) - 1
+
+        for name in DROP_ORDER:
+            if flex() >= width // 2:
+                break
+            columns = [c for c in columns if c.name != name]
+        if flex() < width // 2:
+            key_width = max(MIN_KEY_WIDTH, key_width - (width // 2 - flex()))
         out, x = [], 0
-        for column in COLUMNS:
-            w = column.width or flex
+        for column in columns:
+            w = key_width if column.name == "key" else (column.width or max(8, flex()))
             out.append((column, x, w))
             x += w + 1
         return out
@@ -439,7 +459,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         if self.total < 0:
             return self._message(width, base, "loading…" if y == 1 else "")
         if self.total == 0:
-            text = (self.error or self.empty_hint) if y == 1 else ""
+            text = (self.error or self.empty_text()) if y == 1 else ""
             return self._message(width, base, text)
         if index >= self.total:
             return Strip.blank(width, base)
@@ -455,6 +475,15 @@ class EntryBrowser(ScrollView, can_focus=True):
             strip = self._render_row(row, width, base, is_cursor)
             self._strips[key] = strip
         return strip
+
+    def empty_text(self) -> str:
+        """An empty filtered list names the filter: it never reads as an empty store."""
+        if self.flt.tier is MemoryTier.EPISODIC:
+            return "No EPISODIC entries: episodes are listed in the Episodes view (5)."
+        described = describe_filter(self.flt)
+        if described:
+            return f"No entries match the filter {described} (Esc clears it)."
+        return self.empty_hint
 
     def _message(self, width: int, base: Style, text: str) -> Strip:
         style = base + self.get_component_rich_style("entry-browser--dim")

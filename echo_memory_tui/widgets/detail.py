@@ -70,7 +70,28 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
     except Exception as exc:  # the lattice is optional; say so in place
         history = single_node_history(entry)
         notices.append(f"history unavailable: {exc}")
-    return DetailData(entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices)
+    try:
+        vector = await engine.vector_state(entry_id)
+    except Exception as exc:
+        vector = {"state": "unknown", "error": f"{type(exc).__name__}: {exc}"}
+    return DetailData(entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices,
+                      vector=vector)
+
+
+def vector_text(vector: dict[str, Any]) -> Text:
+    """The entry's vector as the detail pane shows it."""
+    state, stamp, active = vector.get("state"), vector.get("model_id"), vector.get("active_model_id")
+    if state == "current":
+        return Text(f"{stamp} · current")
+    if state == "pending":
+        return Text("pending: " + (f"text changed since {stamp}" if stamp else "no vector yet"), style="yellow")
+    if state == "stale":
+        return Text(f"stale: made by {stamp}, the model is {active}", style="yellow")
+    if state == "unchecked":
+        return Text(f"{stamp} (model not loaded: not checked)", style="dim")
+    if state == "none":
+        return Text("none", style="dim")
+    return Text(f"unknown: {vector.get('error', '')}", style="dim")
 
 
 class EntryDetail(Horizontal):
@@ -151,7 +172,7 @@ class EntryDetail(Horizontal):
         e = data.entry
         head.update(self._head(e))
         self.query_one("#detail-content", Static).update(Text(e.content))
-        self.query_one("#detail-fields", Static).update(self._fields(e, now))
+        self.query_one("#detail-fields", Static).update(self._fields(e, data, now))
         self.query_one("#detail-decay", Static).update(self._decay(e, data))
         nodes = normalise_history(data.history)
         self.query_one(VersionLattice).show(nodes, focus_id=e.id)
@@ -175,7 +196,7 @@ class EntryDetail(Horizontal):
             out.append(f"  superseded by {e.superseded_by[:8]}", style="italic dim")
         return out
 
-    def _fields(self, e: MemoryEntry, now) -> Table:
+    def _fields(self, e: MemoryEntry, data: DetailData, now) -> Table:
         table = Table.grid(padding=(0, 1))
         table.add_column(style="dim", justify="right", no_wrap=True)
         table.add_column(overflow="fold")
@@ -192,7 +213,7 @@ class EntryDetail(Horizontal):
         table.add_row("tags", Text(", ".join(e.tags) or "—"))
         table.add_row("session", Text(e.source_session or "—"))
         table.add_row("episode", Text(e.episode_id or "—"))
-        table.add_row("embedding", Text(e.embedding_id or "—"))
+        table.add_row("vector", vector_text(data.vector))
         return table
 
     def _decay(self, e: MemoryEntry, data: DetailData) -> Group:

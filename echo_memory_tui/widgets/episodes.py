@@ -14,6 +14,7 @@ from typing import Any, Optional
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
@@ -89,6 +90,9 @@ class EpisodesData:
     runs: list[Any] = field(default_factory=list)
 
 
+NARROW_WIDTH = 110  # the app's -narrow breakpoint
+
+
 class EpisodesView(Widget):
     BINDINGS = keys.bindings("episodes")
 
@@ -148,7 +152,8 @@ class EpisodesView(Widget):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         widths = {"when": 10, "session": 8, "range": 5, "imp": 4, "entities": 20}
-        room = max(24, self.app.size.width - 46 - 4 - sum(widths.values()) - 2 * (len(widths) + 1) - 2)
+        side = 46 if self.app.size.width >= NARROW_WIDTH else 0  # app.tcss hides the side when narrow
+        room = max(24, self.app.size.width - side - 4 - sum(widths.values()) - 2 * (len(widths) + 1) - 2)
         table.add_column("when", key="when", width=10)
         table.add_column("session", key="session", width=8)
         table.add_column("msgs", key="range", width=5)
@@ -166,7 +171,17 @@ class EpisodesView(Widget):
         self._load(self.query_filter)
 
     def action_filter(self) -> None:
-        self.query_one("#ep-filter", Input).focus()
+        field_ = self.query_one("#ep-filter", Input)
+        if field_.has_focus:
+            raise SkipAction()  # a `/` typed in the filter is text
+        self.app.focus_and_hold(field_)
+
+    def action_toggle_side(self) -> None:
+        """Sessions and consolidation runs, hidden in a narrow terminal."""
+        self.query_one("#ep-side").toggle_class("-shown")
+
+    def leave_input(self, field_: Input) -> None:
+        self.query_one(DataTable).focus()
 
     @on(Input.Changed, "#ep-filter")
     def _typed(self, event: Input.Changed) -> None:

@@ -142,6 +142,9 @@ def graph_rows(nodes: list[Node]) -> list[tuple[str, Optional[Node]]]:
 class VersionLattice(Widget, can_focus=True):
     BINDINGS = keys.bindings("lattice")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("lattice", action, self.app)
+
     DEFAULT_CSS = """
     VersionLattice { height: auto; padding: 0 0; text-wrap: nowrap; text-overflow: ellipsis; }
     VersionLattice:focus { background: $boost; }
@@ -150,15 +153,20 @@ class VersionLattice(Widget, can_focus=True):
     nodes: reactive[list[Node]] = reactive(list, init=False, always_update=True)
     cursor: reactive[int] = reactive(0, init=False)
 
+    _focus_id: Optional[str] = None
+
     class RestoreRequested(Message):
         def __init__(self, node: Node) -> None:
             super().__init__()
             self.node = node
 
     def show(self, nodes: list[Node], focus_id: Optional[str] = None) -> None:
+        """The cursor stays on its version while the same entry is shown; a new
+        entry (a restore or edit made a new head) puts it on that entry."""
         previous = self.selected.id if self.selected else None
+        same_entry, self._focus_id = focus_id == self._focus_id, focus_id
         self.nodes = nodes
-        wanted = previous if previous in {n.id for n in nodes} else focus_id
+        wanted = previous if same_entry and previous in {n.id for n in nodes} else focus_id
         self.cursor = next((i for i, n in enumerate(nodes) if n.id == wanted), 0)
         self.refresh(layout=True)
 

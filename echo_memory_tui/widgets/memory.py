@@ -79,6 +79,9 @@ class MemoryView(Widget):
             box.border_title = "Detail"
             yield EntryDetail(id="detail")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("memory", action, self.app)
+
     # ---- plumbing --------------------------------------------------------------------
     @property
     def browser(self) -> EntryBrowser:
@@ -100,18 +103,22 @@ class MemoryView(Widget):
         self.browser.total = 0
         self.browser.refresh()
 
-    def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
-        self.browser.reload(keep=True)
-        self.detail.reload()
+    def refresh_data(self, entry_ids: Optional[list[str]] = None, select: Optional[str] = None) -> None:
+        self.browser.reload(keep=True, select=select)
+        if select is None:
+            self.detail.reload()  # else the cursor's move shows the new entry
 
     def set_stats(self, stats: dict[str, Any]) -> None:
         self.query_one(TierPyramid).stats = stats
 
     def current_entry(self) -> Optional[MemoryEntry]:
+        """The entry on the browser's visible cursor row (the detail's copy when it shows
+        that same entry: a detail still catching up never names the target)."""
+        row = self.browser.current_entry()
         detail = self.detail.data
-        if detail is not None and detail.entry.id == self.detail.entry_id:
+        if row is not None and detail is not None and detail.entry.id == row.id:
             return detail.entry
-        return self.browser.current_entry()
+        return row
 
     # ---- browser ↔ detail ↔ pyramid ---------------------------------------------------------
     @on(EntryHighlighted)
@@ -125,29 +132,29 @@ class MemoryView(Widget):
         message.stop()
         self.tier = message.tier
         self._apply_filter(self.filter_text)
-        if message.tier == "episodic":
-            self.browser.empty_hint = "No EPISODIC entries: episodes are listed in the Episodes view (5)."
-        else:
-            self.browser.empty_hint = "No entries match the filter."
 
     def select_tier(self, tier: Optional[str]) -> None:
         pyramid = self.query_one(TierPyramid)
         pyramid.choose(tier)
 
     # ---- filter ------------------------------------------------------------------------------
+    def focus_default(self) -> None:
+        self.browser.focus()
+
     def action_filter(self) -> None:
-        bar = self.query_one("#filter-bar")
-        bar.add_class("-open")
-        self.query_one("#filter", Input).focus()
+        field = self.query_one("#filter", Input)  # (typed in the filter, `/` is text: check_action)
+        self.query_one("#filter-bar").add_class("-open")
+        self.app.focus_and_hold(field)
+
+    def leave_input(self, field: Input) -> None:
+        """Esc in the filter: back to the browser (the bar closes when empty)."""
+        if not field.value:
+            self.query_one("#filter-bar").remove_class("-open")
+        self.browser.focus()
 
     def action_clear_filter(self) -> None:
         box = self.query_one("#filter-bar")
         field = self.query_one("#filter", Input)
-        if field.has_focus:
-            if not field.value:
-                box.remove_class("-open")
-            self.browser.focus()
-            return
         if field.value or self.tier:
             field.value = ""
             self.filter_text = ""
@@ -205,10 +212,20 @@ class MemoryView(Widget):
         self.browser.focus()
 
     def action_focus_pyramid(self) -> None:
-        self.query_one(TierPyramid).focus()
+        """In a narrow terminal the pyramid is hidden: y shows it, y again hides it."""
+        box = self.query_one("#pyramid-box")
+        pyramid = self.query_one(TierPyramid)
+        if box.has_class("-shown") and pyramid.has_focus:
+            box.remove_class("-shown")
+            self.app.focus_and_hold(self.browser)
+            return
+        box.add_class("-shown")
+        self.app.focus_and_hold(pyramid)
 
     # ---- entry actions (writes go through the app, which checks read-only) ----------------
     def _target(self) -> Optional[MemoryEntry]:
+        if not self.app.view_visible(self):
+            return None  # a key meant for another view or a dialog: never a write here
         entry = self.current_entry()
         if entry is None:
             self.app.notify("No entry under the cursor.", severity="warning")
@@ -252,7 +269,22 @@ class MemoryView(Widget):
 
     @on(VersionLattice.RestoreRequested)
     def _restore_version(self, message: VersionLattice.RestoreRequested) -> None:
+        """Restoring a version writes a new head: it asks first, saying what happens."""
+        from ..screens.dialogs import ConfirmScreen
+
         message.stop()
         node = message.node
-        self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
-                       select_result=True)
+        if not self.app.can_write("restoring a version"):
+            return
+        body = Text()
+        body.append(f"Restore v{node.version} of {node.key}?\n\n", style="bold")
+        body.append(node.content + "\n\n")
+        body.append("Its content becomes a new head version, stated by you; the current head is archived "
+                    "and stays in the lattice. A pin moves to the new head.", style="dim")
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
+                               select_result=True)
+
+        self.app.push_screen(ConfirmScreen("Restore version", body, "Restore"), confirmed)

@@ -28,9 +28,10 @@ from .knobs import KnobPanel
 DEBOUNCE_S = 0.15
 LIMIT = 20
 
-COLUMNS = (("rank", "#", 2), ("delta", "Δ", 3), ("key", "key", 20), ("bm25", "bm25", 9),
+# final sits next to the key so a narrow terminal cuts the stage columns, not the answer
+COLUMNS = (("rank", "#", 2), ("delta", "Δ", 3), ("key", "key", 20), ("final", "final", 6), ("bm25", "bm25", 9),
            ("vector", "vector", 10), ("rrf", "rrf", 6), ("gate", "gate", 4), ("rerank", "rerank", 9),
-           ("decay", "decay", 10), ("final", "final", 6))
+           ("decay", "decay", 10))
 
 
 def as_dict(result: Any) -> dict[str, Any]:
@@ -166,6 +167,10 @@ class PlaygroundView(Widget):
     def focus_default(self) -> None:
         self.query_one("#query", Input).focus()
 
+    def leave_input(self, field: Input) -> None:
+        """Esc in the query or a knob: to the candidates, so view keys switch views again."""
+        self.query_one("#pg-results", DataTable).focus()
+
     def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
         if self.query_text.strip():
             self.search(debounce=False)
@@ -287,13 +292,13 @@ class PlaygroundView(Widget):
                     Text(str(r.get("rank", "")), style="bold"),
                     delta_cell(int(r.get("rank", 0)), self.baseline, r["id"]),
                     key,
+                    Text(f"{float(r.get('final') or 0):.4f}", style="bold"),
                     path_cell(r.get("bm25"), 2),
                     path_cell(r.get("vector"), 3),
                     Text(f"{float(r.get('rrf') or 0):.4f}"[1:] if float(r.get('rrf') or 0) < 1 else f"{float(r.get('rrf')):.3f}"),
                     Text("✓", style="green") if gate.get("passed", True) else Text("✗", style="red"),
                     rerank_cell(r.get("rerank")),
                     decay_text,
-                    Text(f"{float(r.get('final') or 0):.4f}", style="bold"),
                     key=r["id"],
                 )
         if results:
@@ -430,9 +435,18 @@ class PlaygroundView(Widget):
         self.query_one("#query", Input).focus()
 
     def action_focus_knobs(self) -> None:
-        panel = self.query_one(KnobPanel)
-        first = panel.query("Input, Switch").first()
-        first.focus()
+        """In a narrow terminal the knob panel is hidden: ctrl+g shows it, again hides it."""
+        side = self.query_one("#pg-side")
+        if side.has_class("-shown") and self.app.focused in side.query("Input, Switch"):
+            side.remove_class("-shown")
+            self.app.focus_and_hold(self.query_one("#pg-results", DataTable))
+            return
+        side.add_class("-shown")
+        self.app.focus_and_hold(self.query_one(KnobPanel).query("Input, Switch").first())
+
+    def action_toggle_stages(self) -> None:
+        """The dropped and timings panes, hidden in a short terminal."""
+        self.query_one("#pg-bottom").toggle_class("-shown")
 
     def _knob_status(self, invalid: dict[str, str]) -> None:
         out = Text()

@@ -54,6 +54,12 @@ class Pair:
     b: Any
 
 
+def decided_by_person(resolution: dict[str, Any]) -> bool:
+    """A resolution someone made (app or CLI), not consolidation's automatic policy."""
+    return not (str(resolution.get("actor", "")).startswith("consolidation")
+                or str(resolution.get("action", "")).startswith("auto"))
+
+
 class ReviewView(Widget):
     BINDINGS = keys.bindings("review")
 
@@ -61,7 +67,7 @@ class ReviewView(Widget):
     ReviewView { layout: horizontal; }
     ReviewView #rv-queue-box { width: 38; border: round $primary-background; border-title-color: $text-accent; }
     ReviewView #rv-queue-box:focus-within { border: round $accent; }
-    ReviewView #rv-queue { height: 1fr; border: none; }
+    ReviewView #rv-queue { height: 1fr; border: none; scrollbar-gutter: stable; }  /* no re-wrap when a scrollbar appears */
     ReviewView #rv-main { width: 1fr; }
     ReviewView #rv-head { height: auto; border: round $primary-background; border-title-color: $text-accent;
                           padding: 0 1; }
@@ -107,6 +113,9 @@ class ReviewView(Widget):
                     side.border_title = "B"
                     yield Static("", id="rv-b-text")
             yield Static("", id="rv-why")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("review", action, self.app)
 
     def on_mount(self) -> None:
         self.query_one("#rv-head").border_title = "Contradiction"
@@ -218,13 +227,13 @@ class ReviewView(Widget):
             if entry.pinned:
                 badge.append(" ● pinned", style="bold #f9a825")
             body.add_row("key", Text(entry.key, style="bold"))
+            body.add_row(label, text)  # the statement first: in a short terminal it must still show
+            body.add_row("", "")
             body.add_row("source", badge)
             body.add_row("version", f"v{entry.version}  ({entry.id[:8]})")
             body.add_row("created", f"{stamp(entry.created_at)} ({age(entry.created_at, now)})")
             body.add_row("updated", f"{stamp(entry.updated_at)} ({age(entry.updated_at, now)})")
             body.add_row("accesses", f"{entry.access_count}, last {age(entry.last_accessed, now)} ago")
-            body.add_row("", "")
-            body.add_row(label, text)
             self.query_one(f"#rv-{side}-text", Static).update(body)
             self.query_one(f"#rv-{side}").border_title = f"{label} · {entry.source.label}"
         detail = r.detail
@@ -307,7 +316,53 @@ class ReviewView(Widget):
         self.app.push_screen(MergeScreen(pair.a, pair.b, text, note), merged)
 
     def action_undo(self) -> None:
-        self.app.write("undid the last resolution", lambda engine: self.app.consolidation().undo(None, actor="user"))
+        if self.app.can_write("undo"):
+            self._undo()
+
+    @work(exclusive=True, group="review-undo")
+    async def _undo(self) -> None:
+        """Undo takes back what a person decided; an automatic resolution (consolidation's
+        policy) is only reopened after the user has seen who decided it and what comes back."""
+        from ..screens.dialogs import ConfirmScreen
+
+        service = self.app.consolidation()
+        try:
+            history = [r for r in await service.resolutions() if not r.get("undone_at")]
+        except Exception as exc:
+            self.app.notify(f"{type(exc).__name__}: {exc}", title="Undo", severity="error")
+            return
+        if not history:
+            self.app.notify("There is no resolution to undo.", title="Undo")
+            return
+        mine = next((r for r in history if decided_by_person(r)), None)
+        if mine is not None:
+            self._undo_resolution(mine)
+            return
+        auto = history[0]
+        try:
+            record = await service.contradiction(auto["contradiction_id"])
+            engine = self.app.engine
+            keys = [(await engine.get(i)).key for i in (record.entry_a_id, record.entry_b_id)]
+        except Exception:
+            keys = []
+        body = Text()
+        body.append("Nothing you resolved is left to undo.\n\n")
+        body.append("The next resolution was made automatically by ")
+        body.append(str(auto["actor"]), style="bold")
+        body.append(f" on {str(auto['at'])[:16].replace('T', ' ')}: {auto['action']}.\n")
+        body.append("Undoing it will reopen the contradiction" + (f" between {keys[0]} and {keys[1]}" if keys else "")
+                    + " and bring back the entry it archived.", style="bold")
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self._undo_resolution(auto)
+
+        self.app.push_screen(ConfirmScreen("Undo an automatic resolution", body, "Reopen"), confirmed)
+
+    def _undo_resolution(self, resolution: dict[str, Any]) -> None:
+        cid = resolution["contradiction_id"]
+        self.app.write(f"undid {resolution['action']}",
+                       lambda engine: self.app.consolidation().undo(cid, actor="user"))
 
     # ---- consolidation (C) ----------------------------------------------------------------------
     def run_consolidation(self) -> None:

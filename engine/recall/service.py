@@ -74,6 +74,7 @@ class ModelStatus:
     message: str
     model_id: Optional[str] = None
     pending: int = 0  # entries waiting for a vector
+    indexed: int = 0  # entries recall knows (pending of them have no vector yet)
     reranker_state: str = "not_loaded"
     reranker_message: str = ""
 
@@ -513,7 +514,7 @@ class RecallService:
         rr = self._rerankers.get(self.settings.get("memory.rerankModel"))
         return ModelStatus(
             state=self.embedder.status, message=self.embedder.message, model_id=self.embedder.model_id,
-            pending=len(self._pending),
+            pending=len(self._pending), indexed=len(self.lexical),
             reranker_state=rr.status if rr else "not_loaded", reranker_message=rr.message if rr else "",
         )
 
@@ -636,6 +637,27 @@ class RecallService:
         return await self.episodes.search(query, entity=entity, since=since, until=until, limit=limit)
 
     # ---- lifecycle -----------------------------------------------------------------
+    async def vector_state(self, entry_id: str) -> dict[str, Any]:
+        """An entry's stored vector, for the app's detail pane: its model stamp and
+        whether it is current, pending (none yet, or its text changed) or stale
+        (made by another model). With no model loaded the stamp cannot be judged."""
+        row = await self.store.fetchone("SELECT model_id, dim FROM vectors WHERE entry_id=?", (entry_id,))
+        queued = await self.store.fetchone("SELECT reason FROM reembed_queue WHERE entry_id=?", (entry_id,))
+        stamp, active = (row[0] if row else None), self.model_id
+        if row is None:
+            waiting = entry_id in self._pending or queued or not self.open_report  # unopened: all wait
+            state = "pending" if waiting else "none"
+        elif active is None:
+            state = "unchecked"
+        elif stamp != active:
+            state = "stale"
+        elif entry_id in self._pending or queued:
+            state = "pending"  # the text changed since this vector was made
+        else:
+            state = "current"
+        return {"state": state, "model_id": stamp, "active_model_id": active, "dim": row[1] if row else None,
+                "queued": queued[0] if queued else None}
+
     def stats(self) -> dict[str, Any]:
         return {
             "entries": len(self.lexical),

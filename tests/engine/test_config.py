@@ -64,3 +64,79 @@ def test_save_round_trip_writes_only_changes(tmp_path):
 def test_every_knob_default_is_valid():
     for knob in KNOBS.values():
         assert knob.coerce(knob.default) == knob.default
+
+
+# ---- issue 8/9: values of the wrong type, non-finite numbers, BOM, [ui]/[keys] ----------------
+@pytest.mark.parametrize("body, needle", [
+    ("[memory]\nrrfK = inf\n", "memory.rrfK"),
+    ("[memory]\nrrfK = nan\n", "memory.rrfK"),
+    ("[memory]\nimportanceDecayDays = inf\n", "memory.importanceDecayDays"),
+    ("[memory]\nrrfK = \"60\"\n", "memory.rrfK: '60' is not allowed"),
+    ("[memory]\nrerankEnabled = \"yes\"\n", "memory.rerankEnabled: 'yes' is not allowed"),
+    ("[memory]\nrerankModel = 3\n", "memory.rerankModel"),
+    ("[ui]\ntheme = 3\n", "[ui] theme"),
+    ("ui = 3\n", "[ui] must be a table"),
+    ("[keys]\n\"app.quit\" = 5\n", "[keys] app.quit"),
+])
+def test_wrong_types_and_non_finite_values_are_refused(tmp_path, body, needle):
+    path = tmp_path / "c.toml"
+    path.write_text(body)
+    with pytest.raises(ConfigError) as caught:
+        Settings.load(path)
+    assert needle in str(caught.value)
+
+
+def test_set_strings_stay_accepted_where_a_file_is_strict():
+    s = Settings.defaults().override({"memory.rrfK": "60", "memory.rerankEnabled": "yes"})
+    assert s.get("memory.rrfK") == 60 and s.get("memory.rerankEnabled") is True
+    with pytest.raises(ConfigError, match="memory.rrfK"):
+        Settings.defaults().override({"memory.rrfK": "inf"})
+
+
+def test_a_utf8_bom_is_accepted(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_bytes("\ufeff[memory]\nrrfK = 30\n".encode("utf-8"))
+    assert Settings.load(path).get("memory.rrfK") == 30
+
+
+def test_save_keeps_comments_order_and_app_sections(tmp_path):
+    path = tmp_path / "c.toml"
+    original = ("# my settings\n[memory]\n# fusion constant\nrrfK = 30   # tuned by hand\npoolSize = 40\n\n"
+                "[keys]\n\"app.quit\" = \"ctrl+q\"  # muscle memory\n\n[ui]\ntheme = \"textual-light\"\n")
+    path.write_text(original)
+    s = Settings.load(path).override({"memory.rrfK": 45, "memory.rerankTopK": 7})
+    s.save()
+    text = path.read_text()
+    assert "# my settings" in text and "# fusion constant" in text and "# muscle memory" in text
+    assert "rrfK = 45" in text and "rerankTopK = 7" in text and "poolSize = 40" in text
+    assert text.index("rrfK") < text.index("poolSize") < text.index("[keys]") < text.index("[ui]")
+    again = Settings.load(path)
+    assert again.get("memory.rrfK") == 45 and again.extra["ui"] == {"theme": "textual-light"}
+    assert again.extra["keys"] == {"app.quit": "ctrl+q"}
+
+
+@pytest.mark.parametrize("body", ["[memory\n", "[memory]\nrrfK = \"60\"\n", "\xff\xfe garbage"])
+def test_save_never_writes_over_a_file_it_could_not_read(tmp_path, body):
+    path = tmp_path / "c.toml"
+    path.write_bytes(body.encode("latin-1"))
+    before = path.read_bytes()
+    with pytest.raises(ConfigError, match="not saved"):
+        Settings.defaults(path=path).override({"memory.rrfK": 45}).save()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]
+
+
+def test_save_creates_the_missing_file_it_was_started_with(tmp_path):
+    path = tmp_path / "new" / "c.toml"
+    Settings.defaults(path=path).override({"memory.rrfK": 45}).save()
+    assert Settings.load(path).get("memory.rrfK") == 45
+
+
+def test_cli_refuses_a_wrong_ui_type_with_a_usage_error(tmp_path, capsys):
+    from engine.cli import EXIT_USAGE, main
+
+    path = tmp_path / "c.toml"
+    path.write_text("[ui]\ntheme = 3\n")
+    assert main(["--config", str(path), "--db", str(tmp_path / "s.db"), "stats"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "[ui] theme" in err and "Traceback" not in err

@@ -213,11 +213,24 @@ async def test_read_only_disables_writes(demo_db, make_app):
         await ready(pilot)
         assert app.read_only and app.status.read_only
         entry = await select_key(pilot, "ledger/db")
+        # the write keys are not in the footer and do nothing
+        from .test_trust_layout import screen_text
+
+        footer = screen_text(app).splitlines()[-1]
+        assert "Filter" in footer and not any(w in footer for w in ("Pin", "Edit", "Archive", "Restore", "Purge"))
         await pilot.press("p")
         await pilot.press("e")
         await pilot.pause(0.2)
         assert not isinstance(app.screen, EditScreen)
-        assert any("Read-only" in (n.title or "") for n in app._notifications)
+        assert not (await stored(demo_db, entry.id)).pinned
+        # from the palette, a write says why it is not done, in plain words
+        from echo_memory_tui import keys
+
+        await app.run_scoped(keys.BY_ID["memory.pin"])
+        await pilot.pause(0.1)
+        shown = [n for n in app._notifications if n.title == "Read-only"]
+        assert shown and "pin / unpin the entry needs a writable store" in shown[-1].message
+        assert "--read-only" in shown[-1].message
         assert not (await stored(demo_db, entry.id)).pinned
 
 
@@ -284,10 +297,37 @@ async def test_restore_old_version_from_lattice(demo_db, make_app):
         chain = [n for n in lattice.nodes if n.key == "atlas/python-version"]
         oldest = min(chain, key=lambda n: n.version)
         lattice.cursor = lattice.nodes.index(oldest)
+        pinned_before = await count(demo_db, pinned=True)
         await pilot.press("r")
+        # it asks first, naming the version and what happens to the head
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+        await pilot.press("y")
         await wait_until(pilot, lambda: len(lattice.nodes) == before + 1, what="one more version")
         head = next(n for n in lattice.nodes if n.current and n.key == "atlas/python-version")
         assert head.content == oldest.content and head.version == max(n.version for n in chain) + 1
+        # the cursor moved to the new head, the pin moved with it (not doubled)
+        browser = app.query_one(EntryBrowser)
+        await wait_until(pilot, lambda: browser.current_entry().id == head.id, what="cursor on the new head")
+        assert lattice.selected.id == head.id
+        assert await count(demo_db, pinned=True) == pinned_before
+        assert (await stored(demo_db, head.id)).pinned
+
+
+async def test_editing_a_superseded_version_opens_the_head(demo_db, make_app):
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        app.filter_tier("archival")
+        browser = app.query_one(EntryBrowser)
+        await wait_until(pilot, lambda: browser.current_entry() is not None
+                         and browser.current_entry().tier is MemoryTier.ARCHIVAL, what="archived rows")
+        old = next(browser.row_at(i).entry for i in range(browser.total)
+                   if browser.row_at(i).entry.superseded_by and browser.row_at(i).entry.key == "user/editor")
+        app.edit_entry(old)
+        await wait_until(pilot, lambda: isinstance(app.screen, EditScreen), what="editor")
+        head = app.screen.entry
+        assert head.superseded_by is None and head.key == old.key and head.version > old.version
+        assert f"v{old.version}" in str(app.screen.note) and f"v{head.version}" in str(app.screen.note)
 
 
 def test_lattice_lists_each_version_before_what_it_replaced():
@@ -359,3 +399,18 @@ async def test_theme_toggles(demo_db, make_app):
         assert app.theme != dark and "light" in app.theme
         await pilot.press("T")
         assert app.theme == dark
+
+
+async def test_an_empty_filter_result_names_the_filter_not_an_empty_store(demo_db, make_app):
+    from .test_trust_layout import screen_text
+
+    app = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        browser = app.query_one(EntryBrowser)
+        await pilot.press("slash", *"zebra", "space", *"tier:archival", "enter")
+        await wait_until(pilot, lambda: browser.total == 0, what="no rows")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "store is empty" not in text
+        assert "No entries match the filter" in text and "zebra" in text and "archival" in text

@@ -80,7 +80,7 @@ async def test_reranker_that_cannot_load_says_why(demo_db, make_app):
         assert rerank["score"] is None and rerank["status"] in ("failed", "not_loaded")
         assert "not installed" in rerank["reason"]
         table = view.query_one("#pg-results")
-        assert str(table.get_cell_at((0, 7))) in ("failed", "not ready")  # the rerank column names the state
+        assert str(table.get_cell_at((0, 8))) in ("failed", "not ready")  # the rerank column names the state
         assert "not installed" in str(view.query_one("#pg-content").render())  # and the detail line says why
         await wait_until(pilot, lambda: "reranker failed" in app.status.model, what="status line")
         assert app.is_running

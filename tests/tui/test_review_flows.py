@@ -176,3 +176,36 @@ async def test_consolidation_from_the_app(demo_db, make_app):
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), timeout=30, what="run report")
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.stats["tiers"]["episodic"] > episodes, what="a new episode counted")
+
+
+async def test_undo_stops_at_what_a_person_did_and_asks_before_reopening_automatic_ones(demo_db, make_app):
+    from echo_memory_tui.screens.dialogs import ConfirmScreen
+
+    async def undone(db) -> list[str]:
+        engine = await MemoryEngine.open(db, read_only=True, clock=frozen_clock)
+        try:
+            return [r["actor"] for r in await engine.consolidation.resolutions() if r["undone_at"]]
+        finally:
+            await engine.close()
+
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        review = await open_review(pilot)
+        pending = len(review.pairs)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: len(review.pairs) == pending - 1, what="resolved by the user")
+        await pilot.press("u")  # the user's own resolution: undone at once
+        await wait_until(pilot, lambda: len(review.pairs) == pending, what="user's resolution undone")
+        assert await undone(demo_db) == ["user"]
+        await pilot.press("u")  # next would be consolidation's: it asks, naming who decided
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks first")
+        text = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "automatically" in text and "consolidation:offline-rules/1" in text and "reopen" in text
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert await undone(demo_db) == ["user"] and len(review.pairs) == pending
+        await pilot.press("u")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="asks again")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: len(review.pairs) == pending + 1, what="automatic one reopened")
+        assert sorted(await undone(demo_db)) == ["consolidation:offline-rules/1", "user"]

@@ -160,22 +160,26 @@ def test_read_only_and_refused_edit_dialog(app_for, snap_compare):
     assert snap_compare(app_for(), terminal_size=SNAP_SIZE, run_before=run_before)
 
 
+async def steady(path, settings, read_only, clock):
+    """The real engine.recall with the fake embedder and cross-encoder; measured
+    timings are replaced by fixed numbers so the picture is stable."""
+    from .conftest import open_with_fake_models
+
+    engine = await open_with_fake_models(path, settings, read_only, clock)
+    real = engine.recall
+
+    async def recall(*args, **kwargs):
+        result = await real(*args, **kwargs)
+        result.timings_ms = {k: 1.0 for k in result.timings_ms}
+        return result
+
+    engine.recall = recall
+    return engine
+
+
 def test_recall_playground(demo_db, make_app, snap_compare):
-    """The playground on the real engine.recall with the fake embedder and
-    cross-encoder; measured timings are replaced by fixed numbers so the picture is stable."""
-    from .conftest import open_with_fake_models, recall_settings
-
-    async def steady(path, settings, read_only, clock):
-        engine = await open_with_fake_models(path, settings, read_only, clock)
-        real = engine.recall
-
-        async def recall(*args, **kwargs):
-            result = await real(*args, **kwargs)
-            result.timings_ms = {k: 1.0 for k in result.timings_ms}
-            return result
-
-        engine.recall = recall
-        return engine
+    """The playground with a baseline and a changed knob."""
+    from .conftest import recall_settings
 
     async def run_before(pilot):
         app = pilot.app
