@@ -19,7 +19,7 @@ from .models import (
     ProvenanceLevel,
     ScanResult,
 )
-from .scanner import reveal_invisible, scan_memory_content
+from .scanner import LearnedStatus, learned_status, reveal_invisible, scan_memory_content, strip_invisible
 from .store import ReadOnlyStore, StoreError
 from .working import Rendered
 
@@ -29,4 +29,5 @@ __all__ = [
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
     "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
+    "LearnedStatus", "learned_status", "strip_invisible",
 ]

@@ -31,13 +31,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import replace
+from pathlib import Path
 from typing import Optional
 
 from engine.models import ScanResult
 
-from .invisible import find_invisible, invisible_class, reveal_invisible
-from .normalise import _deobfuscated_views, _normalised_view, _View
-from .rules import EN_RULES, SQUASHED_RULES, ZH_RULES, Rule
+from .learned import MODEL_DIR, LearnedModel, LearnedStatus, load_model
+from .invisible import find_invisible, invisible_class, reveal_invisible, strip_invisible
+from .normalise import (
+    _deobfuscated_views, _normalised_view, _View, chinese_views, decoded_texts, long_runs, respaced_view,
+)
+from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, Rule
 
 __all__ = [
     "MAX_CONTENT_CHARS",
@@ -45,7 +50,13 @@ __all__ = [
     "EN_RULES",
     "SQUASHED_RULES",
     "ZH_RULES",
+    "LearnedStatus",
     "find_invisible",
+    "learned_status",
+    "learned_text",
+    "reload_learned",
+    "scan_rules",
+    "strip_invisible",
     "invisible_class",
     "reveal_invisible",
     "scan_memory_content",
@@ -75,8 +86,17 @@ def _match_rules(
 def scan_memory_content(content: str) -> ScanResult:
     """Scan content bound for memory; ``blocked=True`` means it must not be stored.
 
-    Order (first hit wins): too_large, invisible_unicode, en_injection, zh_injection.
+    Order (first hit wins): too_large, invisible_unicode, en_injection,
+    zh_injection (the rules), then the learned layer.
     """
+    result = scan_rules(content)
+    if result.blocked:
+        return result
+    return _scan_learned(content)
+
+
+def scan_rules(content: str) -> ScanResult:
+    """The rule layers alone: size, invisible characters, English and Chinese families."""
     if not isinstance(content, str):
         raise TypeError(f"content must be str, not {type(content).__name__}")
     if len(content) > MAX_CONTENT_CHARS:
@@ -86,6 +106,7 @@ def scan_memory_content(content: str) -> ScanResult:
             family="size_limit",
             pattern=f"content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}",
             offset=MAX_CONTENT_CHARS,
+            layer="rules",
         )
 
     found = find_invisible(content)
@@ -99,25 +120,39 @@ def scan_memory_content(content: str) -> ScanResult:
             matched=f"⟨{codepoint}⟩",
             codepoint=codepoint,
             offset=offset,
+            layer="rules",
         )
 
     return _scan_patterns(content)
 
 
-def _scan_patterns(content: str, use_gates: bool = True) -> ScanResult:
-    """Steps 3 and 4: the English, then the Chinese pattern families."""
+def _scan_patterns(content: str, use_gates: bool = True, decode: bool = True) -> ScanResult:
+    """Steps 3 and 4: the English, then the Chinese pattern families; then the
+    same on whatever the content decodes to (base64, URL, HTML entities, rot13,
+    reversed), reported at the offset of the encoded span."""
     view = _normalised_view(content)
     deobfuscated, squashed = _deobfuscated_views(view)
     views = [view] if deobfuscated is None else [view, deobfuscated]
+    respaced = respaced_view(content)
+    if respaced is not None:
+        views.append(respaced)
 
-    hit = _match_rules(EN_RULES, views, use_gates)
-    if hit is None and squashed is not None:
-        hit = _match_rules(SQUASHED_RULES, [squashed], use_gates)
+    hit = _match_rules(EN_RULES + POISONING_RULES, views, use_gates)
+    if hit is None:
+        solid = ([squashed] if squashed is not None else []) + long_runs(view)
+        if solid:
+            hit = _match_rules(SQUASHED_RULES, solid, use_gates)
     reason = "en_injection"
     if hit is None and _CJK_RE.search(view.text):
-        hit = _match_rules(ZH_RULES, [view], use_gates)
+        zh_views = chinese_views(view)
+        hit = _match_rules(ZH_RULES + ZH_POISONING_RULES, zh_views, use_gates)
         reason = "zh_injection"
     if hit is None:
+        if decode:
+            for how, offset, text in decoded_texts(content):
+                inner = _scan_patterns(text, use_gates, decode=False)
+                if inner.blocked:
+                    return replace(inner, pattern=f"{inner.pattern} (decoded {how})", offset=offset)
         return ScanResult(blocked=False)
     rule, match, matched_view = hit
     return ScanResult(
@@ -127,8 +162,61 @@ def _scan_patterns(content: str, use_gates: bool = True) -> ScanResult:
         pattern=rule.name,
         matched=match.group(),
         offset=matched_view.offset(match.start()),
+        layer="rules",
     )
 
 
 _scan_memory_content = scan_memory_content
 """The spec's name for the write gate."""
+
+
+def learned_text(content: str) -> str:
+    """What the learned layer reads: the casefolded NFKC view the rules see."""
+    return _normalised_view(content).text
+
+
+
+_LEARNED: Optional[tuple[Optional[LearnedModel], LearnedStatus]] = None
+
+
+def _learned() -> tuple[Optional[LearnedModel], LearnedStatus]:
+    """The shipped model, loaded on first use (a few ms) and kept."""
+    global _LEARNED
+    if _LEARNED is None:
+        _LEARNED = load_model()
+    return _LEARNED
+
+
+def learned_status() -> LearnedStatus:
+    """Whether the learned layer is on, and if not why: ``stats`` and the app show it."""
+    return _learned()[1]
+
+
+def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
+    """Load the learned layer from ``folder`` (a missing or corrupt one turns the layer off)."""
+    global _LEARNED
+    _LEARNED = load_model(folder)
+    return _LEARNED[1]
+
+
+def _scan_learned(content: str) -> ScanResult:
+    """The learned layer's verdict on content the rules passed."""
+    model, _ = _learned()
+    if model is None:
+        return ScanResult(blocked=False, layer="rules")
+    score, idx = model.score(learned_text(content))
+    score = round(score, 4)
+    if score < model.threshold:
+        return ScanResult(blocked=False, layer="learned", score=score, threshold=model.threshold)
+    top = tuple(model.top_ngrams(idx))
+    return ScanResult(
+        blocked=True,
+        reason="learned_injection",
+        family="learned",
+        pattern=f"score {score:.2f} >= threshold {model.threshold:.2f}",
+        matched=" · ".join(top) or None,
+        layer="learned",
+        score=score,
+        threshold=model.threshold,
+        top_ngrams=top,
+    )

@@ -108,3 +108,18 @@ def reveal_invisible(text: str) -> str:
     The app shows refused content this way, so the user sees what was smuggled.
     """
     return _INVISIBLE_RE.sub(lambda m: f"⟨{_codepoint(m.group())}⟩", text)
+
+
+def strip_invisible(text: str) -> tuple[str, list[dict]]:
+    """The text with every invisible character removed, and what was removed.
+
+    Zero tolerance means content with invisible characters is refused; this is
+    the fix offered for it ("strip and retry"). Each removal is reported as
+    ``{"offset": i, "codepoint": "U+200B", "class": "zero_width"}`` with the
+    offset into the original text, so the user sees exactly what went.
+    """
+    removed = [
+        {"offset": m.start(), "codepoint": _codepoint(m.group()), "class": invisible_class(m.group()) or "format_character"}
+        for m in _INVISIBLE_RE.finditer(text)
+    ]
+    return (_INVISIBLE_RE.sub("", text) if removed else text), removed

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import codecs
+import html
 import re
 import unicodedata
+import urllib.parse
 from typing import Optional
 
 
@@ -26,19 +31,42 @@ class _View:
         return list(range(len(self.text))) if self.origin is None else self.origin
 
 
+def _lookalike_table() -> dict[int, str]:
+    """One-to-one folds NFKC leaves alone: enclosed and squared letters (🅸, 🄸, 🇮),
+    small capitals (ɪɢɴᴏʀᴇ) and accented Latin letters (ïgnörë) to plain a-z."""
+    table: dict[int, str] = {}
+    for first in (0x1F130, 0x1F150, 0x1F170, 0x1F1E6):  # squared, negative circled, negative squared, regional
+        for k in range(26):
+            table[first + k] = chr(ord("a") + k)
+    for letter, small in zip("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘ\0ʀꜱᴛᴜᴠᴡ\0ʏᴢ"):
+        if small != "\0":
+            table[ord(small)] = letter
+    for cp in list(range(0xC0, 0x250)) + list(range(0x1E00, 0x1F00)):
+        base = unicodedata.normalize("NFD", chr(cp))[0]
+        if base != chr(cp) and base.isascii() and base.isalpha():
+            table[cp] = base.lower()
+    return table
+
+
+_LOOKALIKE = _lookalike_table()
+_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
 def _normalised_view(content: str) -> _View:
-    """NFKC + casefold, keeping for every output character its source offset.
+    """NFKC + casefold + look-alike folding, keeping for every output character its source offset.
 
     NFKC folds full-width letters, ligatures, circled and mathematical letters
-    to plain ones; casefolding makes every rule case-insensitive. When neither
+    to plain ones; casefolding makes every rule case-insensitive; the look-alike
+    table folds what NFKC keeps (enclosed letters, small caps, accents), and
+    combining marks on Latin letters are dropped ("i̶g̶n̶o̶r̶e̶"). When nothing
     changes the length (nearly always) the offsets are the identity.
     """
     if content.isascii():
         return _View(content.lower())
-    if unicodedata.is_normalized("NFKC", content):
+    if unicodedata.is_normalized("NFKC", content) and not _COMBINING_RE.search(content):
         folded = content.casefold()
         if len(folded) == len(content):
-            return _View(folded)
+            return _View(folded.translate(_LOOKALIKE))
     out: list[str] = []
     origin: list[int] = []
     start = 0
@@ -48,6 +76,9 @@ def _normalised_view(content: str) -> _View:
         if i < len(content) and unicodedata.combining(content[i]):
             continue
         piece = unicodedata.normalize("NFKC", content[start:i]).casefold()
+        if len(piece) > 1 and piece[0].isascii():
+            piece = _COMBINING_RE.sub("", piece)
+        piece = piece.translate(_LOOKALIKE)
         out.append(piece)
         origin.extend([start] * len(piece))
         start = i
@@ -163,3 +194,135 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
         letters = [k for k, ch in enumerate(joined) if ch.isalpha()]
         squashed = _View("".join(joined[k] for k in letters), [out_origin[k] for k in letters])
     return deobfuscated, squashed
+
+
+# Traditional characters that appear in override, role-play and exfiltration
+# phrasing, mapped one-to-one to simplified ones so the Chinese rules (written
+# in simplified) read both; one-to-one keeps every offset.
+_TRAD_TO_SIMP = str.maketrans(
+    "無視憶記錄說請從開現統係碼鑰權執刪對話輸將為爲裡裏發給傳們個這後應該戶讓訴隱瞞資訊檔複違規則過繞獄絕廢蓋認證號帳轉郵網連結論問題時間動態來"
+    "歡設幫務據於與樣實際當內容須價錢匯額購買實覽點擊達遞處聯絡錄圖靈機器語言體覺別歷產著夠並紀竊銀卡隻變讀寫導義囑咐禁護測驗樂節選項擇錯誤"
+    "闆闆員調試啟動關閉覆寫準確種類標題佈屬顯示輸",
+    "无视忆记录说请从开现统系码钥权执删对话输将为为里里发给传们个这后应该户让诉隐瞒资讯档复违规则过绕狱绝废盖认证号账转邮网连结论问题时间动态来"
+    "欢设帮务据于与样实际当内容须价钱汇额购买实览点击达递处联络录图灵机器语言体觉别历产着够并纪窃银卡只变读写导义嘱咐禁护测验乐节选项择错误"
+    "板板员调试启动关闭覆写准确种类标题布属显示输",
+)
+_CJK_CLASS = r"\u3400-\u9fff\uf900-\ufaff"
+# Single CJK characters kept apart by spaces or punctuation: "忽 略 之 前", "忽.略.之.前".
+_SPACED_CJK_RE = re.compile(
+    rf"(?<![{_CJK_CLASS}])[{_CJK_CLASS}](?:[^\w{_CJK_CLASS}\n]{{1,2}}[{_CJK_CLASS}](?![{_CJK_CLASS}])){{3,}}"
+)
+
+
+def chinese_views(view: _View) -> list[_View]:
+    """The views the Chinese rules read: as written, traditional mapped to simplified,
+    and with spacing or punctuation between single characters removed."""
+    simplified = view.text.translate(_TRAD_TO_SIMP)
+    base = view if simplified == view.text else _View(simplified, view.origin)
+    views = [view] if base is view else [view, base]
+    if _SPACED_CJK_RE.search(base.text):
+        origin = base.origins()
+        keep = [i for i, ch in enumerate(base.text) if not _in_spaced_run(base.text, i)]
+        views.append(_View("".join(base.text[i] for i in keep), [origin[i] for i in keep]))
+    return views
+
+
+def _in_spaced_run(text: str, i: int) -> bool:
+    """Is text[i] a separator inside a run of spaced single CJK characters?"""
+    ch = text[i]
+    if ch.isalnum() or "\u3400" <= ch <= "\u9fff":
+        return False
+    for match in _SPACED_CJK_RE.finditer(text):
+        if match.start() < i < match.end():
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------
+# Separators inside words, and words run together
+# --------------------------------------------------------------------------
+
+_JOINED_WORDS_RE = re.compile(r"[a-z][A-Z]|[A-Za-z]_+[A-Za-z]")
+_LONG_RUN_RE = re.compile(r"[a-z]{18,}")
+
+
+def respaced_view(content: str) -> Optional[_View]:
+    """``ignore_all_previous`` and ``IgnoreAllPrevious`` with the words spaced apart
+    (lower-cased), or None when the content has no such joins."""
+    if not _JOINED_WORDS_RE.search(content):
+        return None
+    out: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(content):
+        if ch == "_":
+            ch = " "
+        elif ch.isupper() and i and content[i - 1].islower():
+            out.append(" ")
+            origin.append(i)
+        out.append(ch.lower())
+        origin.append(i)
+    return _View("".join(out), origin)
+
+
+def long_runs(view: _View) -> list[_View]:
+    """Runs of 18+ letters with no space ("ignoreallpreviousinstructions"), each as a view."""
+    origin = view.origins() if _LONG_RUN_RE.search(view.text) else []
+    return [_View(m.group(), origin[m.start():m.end()]) for m in _LONG_RUN_RE.finditer(view.text)]
+
+
+# --------------------------------------------------------------------------
+# Encodings: base64, URL, HTML entities, rot13, reversed text
+# --------------------------------------------------------------------------
+
+_BASE64_RE = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_URL_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
+_WORD_SPLIT_RE = re.compile(r"[a-z]+")
+_MAX_DECODED = 16
+_MAX_WORD_SCAN = 8192
+
+
+def _trigger_count(text: str) -> int:
+    return sum(1 for w in _WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower()) if w in _TRIGGER_WORDS)
+
+
+def _reads_as_text(data: bytes) -> Optional[str]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\t" for ch in text)
+    return text if text and printable >= 0.9 * len(text) and re.search(r"[^\W\d_]{2,}", text) else None
+
+
+def decoded_texts(content: str) -> list[tuple[str, int, str]]:
+    """(encoding, offset of the encoded span, decoded text) for every encoding that
+    decodes to readable text, so the rules can read what a model would decode.
+    rot13 and reversed text count only when the result has more trigger words."""
+    out: list[tuple[str, int, str]] = []
+    if "&" in content and ";" in content:
+        unescaped = html.unescape(content)
+        if unescaped != content:
+            out.append(("html_entities", 0, unescaped))
+    if "%" in content and _URL_ESCAPE_RE.search(content):
+        unquoted = urllib.parse.unquote(content)
+        if unquoted != content:
+            out.append(("url_encoding", 0, unquoted))
+    for match in list(_BASE64_RE.finditer(content))[:_MAX_DECODED]:
+        chunk = match.group().rstrip("=")
+        if chunk.isalpha() and (chunk.islower() or chunk.isupper()):
+            continue  # a long plain word, not base64
+        try:
+            data = base64.b64decode(chunk + "=" * (-len(chunk) % 4), altchars=b"-_" if "-" in chunk or "_" in chunk
+                                    else None, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        text = _reads_as_text(data)
+        if text:
+            out.append(("base64", match.start(), text))
+    if re.search(r"[a-zA-Z]{3}", content[:_MAX_WORD_SCAN]):
+        here = _trigger_count(content)
+        for how, text in (("rot13", codecs.encode(content[:_MAX_WORD_SCAN], "rot13")),
+                          ("reversed", content[:_MAX_WORD_SCAN][::-1])):
+            if _trigger_count(text) >= max(2, here + 2):
+                out.append((how, 0, text))
+    return out

@@ -121,16 +121,15 @@ EN_RULES: tuple[Rule, ...] = (
           "task|instruction|assignment|order|challenge|test|enough|done"),
     _rule("instruction_override", "labelled_new_directive",
           r"\b(?:additional|new|updated|revised|secret|hidden|real)\s+(?:instruction|directive|statement|order|command)s?"
-          r"\s*(?:[-–—:]|for\s+(?:the\s+)?(?:ai|assistant|model))"
-          r"|\\n\s*(?:instruction|order|command|directive|system|assistant)s?\s*:",
-          "instruction|directive|statement|order|command|\\n"),
+          r"\s*(?:[-–—:]|for\s+(?:the\s+)?(?:ai|assistant|model))",
+          "instruction|directive|statement|order|command"),
     _rule("instruction_override", "stop_and_do",
-          r"\b(?:stop|halt|attention|achtung)\s*[-–—:,!]+\s*(?:[a-z]+\s*[-–—:,!]+\s*)?(?:now\W*)?(?:just\s+|please\s+|i\s+)?"
-          r"(?:write|print|say|output|ignore|forget|answer|tell|repeat|stop|stopp|urgently)\b"
+          r"\b(?:stop|halt|attention)\s*[-–—:,!]+\s*(?:[a-z]+\s*[-–—:,!]+\s*)?(?:now\W*)?(?:just\s+|please\s+|i\s+)?"
+          r"(?:write|print|say|output|ignore|forget|answer|tell|repeat|stop|urgently)\b"
           r"|\bstop\s+everything\b",
-          "stop|halt|attention|achtung"),
+          "stop|halt|attention"),
     _rule("instruction_override", "dismiss_context",
-          r"\b(?:do\s+not|don'?n?t|never|without)\s+(?:look(?:ing)?\s+(?:in|at|into)|us(?:e|ing)|rely(?:ing)?\s+on|"
+          r"\b(?:do\s+not|don'?t|never|without)\s+(?:look(?:ing)?\s+(?:in|at|into)|us(?:e|ing)|rely(?:ing)?\s+on|"
           r"consult(?:ing)?|answer(?:ing)?\s+(?:the\s+question\s+)?(?:according\s+to|based\s+on|from))\s+"
           r"(?:the\s+|any\s+|your\s+)?(?:provided\s+|given\s+)?(?:documents?|articles?|context|sources?)\b"
           r"|\bnot\s+(?:by|from|according\s+to|based\s+on)\s+the\s+(?:provided\s+)?(?:articles?|documents?|context)\b",
@@ -392,4 +391,117 @@ ZH_RULES: tuple[Rule, ...] = (
           r"|(?:输入|填写)(?:你的|您的)[^。,\n]{0,6}?(?:密码|安全码|验证码|私钥)"
           r"|把(?:用户|主人|他人|别人)的[^。,\n]{1,12}?(?:发给|发送给|发送到|告诉|透露给|上传|转发)",
           "密|口令|key|令牌|token|凭|私钥|安全码|验证码|把"),
+)
+
+
+# --------------------------------------------------------------------------
+# Memory poisoning: text that, once stored, acts as an instruction later.
+# --------------------------------------------------------------------------
+
+# What an agent can be made to do with someone's data, and where it can go.
+_EXFIL_VERB = (r"(?:send|sends|sending|forward|forwarding|upload|uploading|email|e-mail|mail|copy|copying|post|posting|"
+               r"transmit|transmitting|sync|share|sharing|leak|exfiltrate|transfer|transferring|deliver|dump|cc|bcc)")
+_USER_DATA = (
+    r"(?:(?:the\s+)?(?:user'?s|users'|owner'?s|their|his|her|my|our|all(?:\s+(?:of\s+)?the)?|every|each|any)\s+"
+    r"(?:\w+\s+){0,2}?(?:files?|documents?|emails?|e-mails|messages?|contacts?|address\s+book|notes?|photos?|"
+    r"passwords?|credentials?|keys?|tokens?|history|conversations?|chats?|data|memor(?:y|ies)|records?|"
+    r"calendar|inbox|attachments?|bank\s+details|card\s+numbers?)"
+    r"|(?:the\s+)?contents?\s+of\s+\S+)"
+)
+_DESTINATION = (
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # an e-mail address
+    r"|https?://\S+|www\.\S+|ftp://\S+"  # a URL
+    r"|\d{1,3}(?:\.\d{1,3}){3}"  # an IP address
+    r"|(?:~|\.{1,2})?/[\w.~-]+(?:/[\w.~-]*)+"  # a path
+    r"|(?:this|that|the\s+following|an?\s+(?:external|outside|remote|third[\s-]party))\s+"
+    r"(?:address|e-?mail|server|url|link|endpoint|webhook|account|number))"
+)
+_STANDING = (r"(?:from\s+now\s+on|from\s+this\s+point\s+on|henceforth|going\s+forward|"
+             r"in\s+(?:all|every|each|any)\s+(?:future|subsequent|later)\s+(?:conversations?|sessions?|chats?|replies|"
+             r"responses?|answers?|interactions?)|for\s+(?:all|every)\s+future\s+\w+|"
+             r"(?:whenever|every\s+time|each\s+time|any\s+time)\s+(?:the\s+)?(?:user|they|he|she|someone|anyone|you)\s+"
+             r"(?:\w+\s+){0,2}?(?:asks?|mentions?|says?|requests?|types?|talks?|opens?|logs?\s+in|writes?|sends?|"
+             r"reply|replies|respond|responds|answer|answers))")
+_RISKY_ACT = (r"(?:" + _EXFIL_VERB + r"\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
+              r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+(?:with|that)|"
+              r"respond\s+(?:with|that)|answer\s+(?:with|that)|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
+              r"visit|click|call\s+\+?\d|ignore|disregard|do\s+not\s+(?:ask|tell|mention|warn|follow)|never\s+"
+              r"(?:ask|tell|mention|warn|refuse)|without\s+(?:asking|telling|confirmation|confirming))")
+
+POISONING_RULES: tuple[Rule, ...] = (
+    _rule("standing_instruction", "standing_order",
+          rf"\b{_STANDING}\b[^.!?\n]{{0,40}}?,?\s*(?:you\s+(?:must|should|will|shall|need\s+to|have\s+to)\s+|"
+          rf"(?:please\s+)?(?:always\s+)?)?{_RISKY_ACT}"
+          r"|\bremember\s+(?:this\s+|to\s+)?(?:for|in)\s+(?:all\s+)?(?:future|later|every)\b[^.!?\n]{0,60}?"
+          rf"{_RISKY_ACT}",
+          "now|point|henceforth|forward|future|subsequent|later|whenever|time|remember"),
+    _rule("exfiltration", "send_data_to_destination",
+          rf"\b{_EXFIL_VERB}\s+(?:\w+\s+){{0,3}}?{_USER_DATA}\b[^\n]{{0,60}}?\b(?:to|into|at|via)\s+{_DESTINATION}"
+          rf"|\b{_EXFIL_VERB}\s+(?:a\s+copy\s+of\s+|copies\s+of\s+)?(?:everything|all\s+of\s+it|them\s+all)\s+"
+          rf"(?:\w+\s+){{0,3}}?to\s+{_DESTINATION}"
+          rf"|\b{_EXFIL_VERB}\b[^.\n]{{0,60}}?(?:\.ssh\b|id_rsa|\.env\b|/etc/passwd|\.aws/credentials)[^.\n]{{0,40}}?"
+          rf"\bto\s+{_DESTINATION}",
+          "send|forward|upload|mail|copy|post|transmit|sync|share|leak|exfiltrat|transfer|deliver|dump|cc"),
+    _rule("fake_authorisation", "claimed_approval",
+          r"\b(?:the\s+)?(?:user|owner|admin|administrator|account\s+holder|developer|operator|security\s+team|ceo|"
+          r"manager|boss)\s+(?:has\s+|have\s+|had\s+)?(?:already\s+|explicitly\s+|previously\s+)?"
+          r"(?:authori[sz]ed|approved|pre-?approved|consented\s+to|given\s+(?:you\s+)?(?:full\s+)?(?:permission|consent|"
+          r"approval)|granted\s+(?:you\s+)?(?:full\s+)?(?:permission|access|approval))\s+"
+          r"(?:you\s+|the\s+(?:assistant|agent|ai|model)\s+)?(?:to|for)\s+(?:\w+\s+){0,3}?"
+          r"(?:transfer|send|pay|wire|delete|share|forward|disclose|reveal|purchase|buy|execute|run|install|bypass|"
+          r"access|withdraw|move|grant|change|reset|sign|approve|make|any|all)\b"
+          r"|\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|already\s+)?(?:pre-?)?(?:authori[sz]ed|approved|permitted|"
+          r"allowed|cleared)\s+to\s+(?:\w+\s+){0,2}?(?:transfer|send|pay|wire|delete|share|forward|disclose|reveal|"
+          r"purchase|buy|execute|run|install|bypass|access|withdraw|ignore|skip)\b"
+          r"|\b(?:pre-?approved|pre-?authori[sz]ed)\s+by\s+the\s+(?:user|owner|admin|administrator)\b"
+          r"|\b(?:no|without|skip(?:ping)?|do\s+not\s+(?:ask\s+for|seek|request|need|wait\s+for)|don'?t\s+(?:ask\s+for|"
+          r"seek|request|need|wait\s+for)|never\s+ask\s+for)\s+(?:any\s+|further\s+|the\s+user'?s\s+|additional\s+|"
+          r"explicit\s+|the\s+)?(?:confirmation|approval|permission|verification|consent)(?:\s+(?:step|steps|prompt|"
+          r"dialog|check))?\b[^.\n]{0,40}?"
+          r"\b(?:transfer|send|pay|wire|delete|share|forward|execute|run|purchase|buy|withdraw|install)",
+          "authori|approv|consent|permission|grant|permit|allowed|cleared|confirmation|verification"),
+    _rule("tool_output_instruction", "addressed_to_the_assistant",
+          r"\b(?:note|message|instructions?|attention|notice|memo|directive|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+          r"(?:ai|assistant|agent|llm|model|chatbot|language\s+model|bot|gpt|claude)"
+          r"(?:\s+(?:assistant|agent|model|bot))?s?\s*(?:[:,\-–—]|\)|\])"
+          r"|\b(?:if|when)\s+you\s+are\s+an?\s+(?:ai|assistant|agent|llm|language\s+model|chatbot|bot)\b"
+          r"|\b(?:dear|hey|hello|hi)\s+(?:ai|assistant|agent|llm|chatbot|bot)\b\s*[,:!]"
+          r"|\b(?:ai|assistants?|agents?|llms?|models?)\s+(?:reading|processing|summari[sz]ing|parsing|seeing)\s+"
+          r"(?:this|the\s+following)\b"
+          r"|\"(?:instruction|instructions|system|system_prompt|note_to_(?:ai|assistant|agent)|ai_instruction|"
+          r"assistant_instruction)s?\"\s*:\s*\"",
+          "note|message|instruction|attention|notice|memo|directive|p.s|ps|if|when|dear|hey|hello|hi|reading|"
+          "processing|summari|parsing|seeing|\"instruction|\"system|\"note"),
+)
+
+ZH_POISONING_RULES: tuple[Rule, ...] = (
+    _rule("standing_instruction", "standing_order_zh",
+          r"(?:从现在(?:开始|起)|从今(?:往后|以后|天起)|今后|以后|此后|往后|(?:在)?(?:今后|以后|之后|未来)的?(?:所有|每次|每一次)?"
+          r"(?:对话|回答|回复|会话|交流)(?:中|里)?|每当(?:用户|有人|他|她)?|每次(?:用户|有人)?)"
+          r"[^。!?\n]{0,20}?(?:都要|都|必须|一律|总是|务必|就|要|请)?(?:自动|悄悄|偷偷|默默|直接)?"
+          r"(?:发送|转发|上传|同步|抄送|推荐|附上|附带|加上|插入|引导|跳转|访问|点击|告诉(?:用户|他|她)|回复说|回答说|"
+          r"忽略|无视|不要(?:询问|确认|告诉|提醒)|不必(?:询问|确认)|无需(?:询问|确认))",
+          "现在|今|以后|此后|往后|之后|未来|每当|每次"),
+    _rule("exfiltration", "send_data_to_destination_zh",
+          r"(?:把|将)(?:用户|主人|他|她|我|我们|所有|全部|一切)的?[^。!?\n]{0,16}?"
+          r"(?:文件|邮件|聊天记录|对话记录|记录|通讯录|联系人|密码|数据|资料|内容|照片|记忆|信息|密钥|凭证|历史)"
+          r"[^。!?\n]{0,12}?(?:都|全部|统统)?(?:发送|转发|上传|同步|复制|抄送|传|发|泄露|分享)(?:到|给|至)"
+          r"|(?:发送|转发|上传|同步|复制|抄送|传|泄露|分享)(?:到|给|至)[^。!?\n]{0,12}?(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://|"
+          r"外部|第三方|陌生)",
+          "把|将|发送|转发|上传|同步|复制|抄送|传|泄露|分享"),
+    _rule("fake_authorisation", "claimed_approval_zh",
+          r"(?:用户|主人|管理员|老板|开发者|账户持有人)(?:已经|已|早已|事先|提前)(?:明确)?(?:授权|批准|同意|允许|许可)"
+          r"(?:你|助手|智能体|ai)?[^。!?\n]{0,16}?(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取|访问|"
+          r"修改|重置|绕过|披露|公开)"
+          r"|(?:无需|不需要|不用|不必|跳过|别)(?:再)?(?:向用户)?(?:确认|询问|请示|验证|征得(?:用户)?(?:同意|许可)|"
+          r"二次确认)[^。!?\n]{0,16}?(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取)"
+          r"|(?:你|助手)(?:已经|已)?(?:被|获得)(?:授权|批准|允许)(?:可以|去)?(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|"
+          r"绕过|忽略)",
+          "授权|批准|同意|允许|许可|确认|询问|请示|验证|征得"),
+    _rule("tool_output_instruction", "addressed_to_the_assistant_zh",
+          r"(?:致|给|写给|告)(?:ai|人工智能|ai助手|助手|智能体|大模型|语言模型|机器人)的?(?:指令|提示|说明|消息|留言|话)"
+          r"|(?:如果|若|假如)(?:你|您)是(?:一个|一名)?(?:ai|人工智能|助手|智能体|大模型|语言模型|聊天机器人)"
+          r"|(?:正在)?(?:阅读|处理|总结|读取)(?:这封|这份|这篇|此|本)(?:邮件|文档|网页|评论|文件|内容)的(?:ai|人工智能|助手|"
+          r"智能体|模型)",
+          "ai|人工智能|助手|智能体|模型|机器人"),
 )
