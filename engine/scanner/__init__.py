@@ -7,28 +7,32 @@ storage. The checks run in the spec's order and the first hit decides:
 2. ``invisible_unicode``  zero tolerance for characters a human cannot see but a
                           model reads (zero-width, bidi controls, tag characters,
                           variation selectors, fillers, every format character);
-3. ``en_injection``       English pattern families, plus the common German,
-                          Spanish, French and Russian override phrasings (same
-                          scripts, same normalisation);
-4. ``zh_injection``       Chinese pattern families.
+                          :func:`strip_invisible` is the offered fix;
+3. ``en_injection``       English pattern families (overrides, role hijack,
+                          exfiltration, memory poisoning...), plus common German,
+                          Spanish, French and Russian override phrasings;
+4. ``zh_injection``       Chinese pattern families;
+5. ``learned_injection``  the learned layer (``learned.py``): a linear model over
+                          hashed n-grams, for wording no rule names.
 
-Patterns run on a normalised view of the text (NFKC, casefolded) and, when the
-text shows signs of obfuscation, on a de-obfuscated view too: letters split by
-spaces or punctuation are joined ("i g n o r e", "i.g.n.o.r.e"), and words
-spelled with leetspeak, inner punctuation or Cyrillic/Greek look-alikes are
-rewritten when they spell a trigger word ("1gn0re", "ig-nore", "іgnоrе").
-Offsets in a verdict always point into the caller's original string.
+Patterns run on normalised views (``normalise.py``): NFKC, casefolded, look-alike
+letters folded; de-obfuscated (split letters joined, leetspeak and confusables
+mapped, words joined by ``_`` or capitals spaced apart, long letter runs read
+solid); for Chinese also traditional-to-simplified and spaced-out characters
+joined; and, when nothing matched, on what the content decodes to (base64, URL
+encoding, HTML entities, rot13, reversed). Offsets in a verdict always point
+into the caller's original string.
 
-The families are data: ``EN_RULES``, ``SQUASHED_RULES`` and ``ZH_RULES`` are
-tuples of :class:`Rule` (family, name, compiled regex, gate). Each rule targets
-a kind of phrasing rather than particular strings, and insists on the context
-that makes the phrasing an attack, so harmless uses of trigger words ("ignore
-the typo", "the system prompt builder lives in src/prompt.py") pass.
-Pure stdlib; everything is compiled once at import.
+The families are data (``rules.py``): tuples of :class:`Rule` (family, name,
+compiled regex, gate). Each targets a kind of phrasing and insists on the
+context that makes it an attack, so harmless uses of trigger words ("ignore the
+typo", "the system prompt builder lives in src/prompt.py") pass. Run time needs
+the standard library and numpy only.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import replace
@@ -62,6 +66,9 @@ __all__ = [
     "scan_memory_content",
     "_scan_memory_content",
 ]
+
+_normalised_view = functools.lru_cache(maxsize=4)(_normalised_view)
+"""The rules and the learned layer read the same view of one content: build it once."""
 
 MAX_CONTENT_CHARS = 65536
 """Longest content the scanner accepts; longer content is refused as ``too_large``."""

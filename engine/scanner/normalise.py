@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import binascii
 import codecs
 import html
@@ -49,6 +50,12 @@ def _lookalike_table() -> dict[int, str]:
 
 
 _LOOKALIKE = _lookalike_table()
+_JAMO_RE = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoining jamo compose under NFKC
+
+
+@functools.lru_cache(maxsize=8192)
+def _fold_char(ch: str) -> str:
+    return unicodedata.normalize("NFKC", ch).casefold().translate(_LOOKALIKE)
 _COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
@@ -63,10 +70,18 @@ def _normalised_view(content: str) -> _View:
     """
     if content.isascii():
         return _View(content.lower())
-    if unicodedata.is_normalized("NFKC", content) and not _COMBINING_RE.search(content):
-        folded = content.casefold()
-        if len(folded) == len(content):
-            return _View(folded.translate(_LOOKALIKE))
+    if not _COMBINING_RE.search(content) and not _JAMO_RE.search(content):
+        if unicodedata.is_normalized("NFKC", content):
+            folded = content.casefold()
+            if len(folded) == len(content):
+                return _View(folded.translate(_LOOKALIKE))
+        # No marks to compose: fold character by character (memoised), which is
+        # what the general loop below computes, without its per-piece overhead.
+        pieces = [_fold_char(ch) for ch in content]
+        if all(len(piece) == 1 for piece in pieces):
+            return _View("".join(pieces))
+        origin = [i for i, piece in enumerate(pieces) for _ in piece]
+        return _View("".join(pieces), origin)
     out: list[str] = []
     origin: list[int] = []
     start = 0
@@ -242,7 +257,8 @@ def _in_spaced_run(text: str, i: int) -> bool:
 # Separators inside words, and words run together
 # --------------------------------------------------------------------------
 
-_JOINED_WORDS_RE = re.compile(r"[a-z][A-Z]|[A-Za-z]_+[A-Za-z]")
+# Three or more words joined by underscores or capitals: "ignore_all_previous", "IgnoreAllPrevious".
+_JOINED_WORDS_RE = re.compile(r"[A-Za-z]+_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z]+[A-Z][a-z]+[A-Z][a-z]")
 _LONG_RUN_RE = re.compile(r"[a-z]{18,}")
 
 

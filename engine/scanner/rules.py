@@ -232,7 +232,8 @@ EN_RULES: tuple[Rule, ...] = (
           r"|\bsystem\s+(?:prompt\s+)?(?:override|update|alert|notice)\s*[:!]"
           r"|\bsystem\s+override\b"
           r"|(?:^|\n)\s*[\[(<#*]*\s*(?:system|sys|developer)\s*[\])>#*]*\s*:\s*(?:you\s|ignore|disregard|forget|"
-          r"from\s+now|new\s|override|the\s+assistant|assistant\s+must|always|never|do\s+not)"
+          r"from\s+now|new\s|override|the\s+assistant|assistant\s+must|always|never|do\s+not|focus|print|say\s|"
+          r"reply|respond|output|only|provide)"
           r"|[\[<]\s*/?\s*system\s*[\]>]",
           "system|sys|developer"),
     _rule("system_override", "chat_template_token",
@@ -419,22 +420,68 @@ _DESTINATION = (
 _STANDING = (r"(?:from\s+now\s+on|from\s+this\s+point\s+on|henceforth|going\s+forward|"
              r"in\s+(?:all|every|each|any)\s+(?:future|subsequent|later)\s+(?:conversations?|sessions?|chats?|replies|"
              r"responses?|answers?|interactions?)|for\s+(?:all|every)\s+future\s+\w+|"
-             r"(?:whenever|every\s+time|each\s+time|any\s+time)\s+(?:the\s+)?(?:user|they|he|she|someone|anyone|you)\s+"
+             r"(?:(?:whenever|every\s+time|each\s+time|any\s+time)\s+(?:the\s+)?(?:user|they|he|she|someone|anyone|you)|"
+             r"(?:if|when)\s+(?:the\s+|a\s+)?user)\s+"
              r"(?:\w+\s+){0,2}?(?:asks?|mentions?|says?|requests?|types?|talks?|opens?|logs?\s+in|writes?|sends?|"
              r"reply|replies|respond|responds|answer|answers))")
 _RISKY_ACT = (r"(?:" + _EXFIL_VERB + r"\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
               r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+(?:with|that)|"
-              r"respond\s+(?:with|that)|answer\s+(?:with|that)|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
+              r"respond\s+(?:with|that)|answer\s+(?:with|that)|(?:reply|respond|answer)\s+only|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
               r"visit|click|call\s+\+?\d|ignore|disregard|do\s+not\s+(?:ask|tell|mention|warn|follow)|never\s+"
               r"(?:ask|tell|mention|warn|refuse)|without\s+(?:asking|telling|confirmation|confirming))")
 
+_YOUR_OUTPUT = (r"your\s+(?:next\s+|final\s+|every\s+|each\s+)?(?:response|responses|reply|replies|answer|answers|output|"
+                r"outputs|summary|summaries|message)")
+_OUTPUT_VERB = (r"(?:add|adding|include|including|insert|inserting|append|appending|mention|mentioning|use|using|encode|"
+                r"encoding|replace|replacing|embed|embedding|promote|promoting|recommend|recommending|put|write|translate|"
+                r"spell|reverse|end|start|begin|conclude|sign)")
+
 POISONING_RULES: tuple[Rule, ...] = (
+    # The content dictates what the assistant's future output must contain or look like.
+    _rule("output_manipulation", "dictated_response",
+          rf"\b{_OUTPUT_VERB}\b[^.!?\n]{{0,80}}?\b(?:in|into|to|within|throughout|at\s+the\s+(?:end|start|beginning|top|"
+          rf"bottom)\s+of)\s+(?:(?:each|every)\s+(?:one\s+)?of\s+|all\s+(?:of\s+)?)?{_YOUR_OUTPUT}\b"
+          rf"|\b(?:in|at\s+the\s+(?:end|start|beginning)\s+of)\s+{_YOUR_OUTPUT}\s*,?\s*(?:please\s+|always\s+|be\s+sure\s+to\s+|"
+          rf"make\s+sure\s+to\s+)?{_OUTPUT_VERB}\b"
+          rf"|\b(?:encode|encrypt|obfuscate|reverse|translate)\s+{_YOUR_OUTPUT}\b",
+          "response|repl|answer|output|summar|message"),
+    # Demands obedience to what follows.
+    _rule("instruction_override", "demand_compliance",
+          r"\byou\s+(?:must|have\s+to|shall|need\s+to|are\s+required\s+to)\s+(?:strictly\s+|always\s+|fully\s+|now\s+)?"
+          r"(?:adhere\s+to|follow|obey|comply\s+with|execute|carry\s+out)\s+(?:only\s+)?(?:the\s+following|these|my|this|"
+          r"the\s+(?:below|next|new))\s+(?:new\s+)?(?:instructions?|commands?|orders?|directives?|rules|steps)\b",
+          "must|have|shall|need|required & adhere|follow|obey|comply|execute|carry"),
+    # A persona handed to the assistant, then a task for it.
+    _rule("role_hijack", "persona_then_task",
+          r"(?:^|[.!?\n\"]\s*)(?:now\s+)?(?:imagine|pretend|suppose|picture|assume)\s+(?:that\s+)?you\s+(?:are|were|'re)\s+"
+          r"(?:an?|the|my)\s+"
+          r"|(?:^|[.!?\n\"]\s*)you\s+are\s+(?:now\s+)?(?:an?|the)\s+(?:\w+[\s-]+){0,4}?(?:who|tasked|working\s+(?:on|for)|"
+          r"hired|assigned|specializ(?:ing|es)|responsible\s+for|writing)\b[\s\S]{0,600}?\b(?:write|explain|describe|"
+          r"provide|create|tell|give|list|generate|produce|draft|compose|teach|show|detail|outline|develop|design|"
+          r"(?:can|could|would|will)\s+you)\b",
+          "imagine|pretend|suppose|picture|assume|you"),
+    # Asks for an action to be hidden from whoever watches: logs, monitoring, the owner.
+    _rule("conceal_from_user", "stealth_action",
+          r"\b(?:ensur|mak|keep)\w*\s+(?:sure\s+)?(?:that\s+)?(?:it|this|they|these|the\s+\w+)\s+(?:goes|go|stays?|"
+          r"remains?)\s+(?:unnoticed|undetected|hidden|invisible|untraceable)\b"
+          r"|\bwithout\s+(?:being\s+)?(?:detected|noticed|flagged|logged|traced)\b"
+          r"|\b(?:evade|evading|avoid|avoiding|bypass|bypassing)\s+(?:any\s+)?(?:detection|monitoring|logging|audits?|"
+          r"auditing)\b",
+          "unnoticed|undetected|hidden|invisible|untraceable|detected|noticed|flagged|logged|traced|detection|"
+          "monitoring|logging|audit"),
+    # Claims to speak with the authority of whoever made or runs the assistant.
+    _rule("fake_authorisation", "claimed_authority",
+          r"\b(?:i\s+am|i'm|this\s+is|we\s+are)\s+(?:your|the\s+assistant'?s|the\s+model'?s)\s+(?:lead\s+|senior\s+)?"
+          r"(?:developers?|creators?|admins?|administrators?|owners?|programmers?|makers?|operators?|engineers?|"
+          r"system\s+administrators?|supervisors?)\b",
+          "i|this|we & your|assistant|model"),
+
     _rule("standing_instruction", "standing_order",
           rf"\b{_STANDING}\b[^.!?\n]{{0,40}}?,?\s*(?:you\s+(?:must|should|will|shall|need\s+to|have\s+to)\s+|"
           rf"(?:please\s+)?(?:always\s+)?)?{_RISKY_ACT}"
           r"|\bremember\s+(?:this\s+|to\s+)?(?:for|in)\s+(?:all\s+)?(?:future|later|every)\b[^.!?\n]{0,60}?"
           rf"{_RISKY_ACT}",
-          "now|point|henceforth|forward|future|subsequent|later|whenever|time|remember"),
+          "now|point|henceforth|forward|future|subsequent|later|whenever|time|remember|user"),
     _rule("exfiltration", "send_data_to_destination",
           rf"\b{_EXFIL_VERB}\s+(?:\w+\s+){{0,3}}?{_USER_DATA}\b[^\n]{{0,60}}?\b(?:to|into|at|via)\s+{_DESTINATION}"
           rf"|\b{_EXFIL_VERB}\s+(?:a\s+copy\s+of\s+|copies\s+of\s+)?(?:everything|all\s+of\s+it|them\s+all)\s+"
@@ -475,6 +522,20 @@ POISONING_RULES: tuple[Rule, ...] = (
 )
 
 ZH_POISONING_RULES: tuple[Rule, ...] = (
+    _rule("role_hijack", "persona_style_zh",
+          r"(?:以|用)[^。!?\n]{1,30}?的?(?:口吻|语气|身份|态度|腔调)(?:和(?:口吻|语气|态度|风格))?(?:来)?"
+          r"(?:回答|回复|对话|说话|评论|回应|交流)"
+          r"|模仿[^。!?\n]{1,30}?的?(?:说话|语言|语气|口吻)"
+          r"|扮演[^。!?\n]{0,30}?(?:角色|的人)",
+          "口吻|语气|身份|态度|腔调|模仿|扮演"),
+    _rule("output_manipulation", "dictated_response_zh",
+          r"在(?:你的|您的)?(?:每[次条个]|所有)?(?:回复|回答|输出|答案|总结)(?:中|里|末尾|结尾|开头|最后)[^。!?\n]{0,6}?"
+          r"(?:加|添加|加入|插入|附上|包含|提到|使用|推广|写上)"
+          r"|(?:用|以)[^。!?\n]{0,10}?(?:编码|加密)(?:你的|您的)?(?:回复|回答|输出)",
+          "回复|回答|输出|答案|总结"),
+    _rule("fake_authorisation", "claimed_authority_zh",
+          r"我(?:是|就是)(?:你的|您的)(?:开发者|开发人员|创造者|创建者|管理员|主人|设计者|工程师|程序员)",
+          "我"),
     _rule("standing_instruction", "standing_order_zh",
           r"(?:从现在(?:开始|起)|从今(?:往后|以后|天起)|今后|以后|此后|往后|(?:在)?(?:今后|以后|之后|未来)的?(?:所有|每次|每一次)?"
           r"(?:对话|回答|回复|会话|交流)(?:中|里)?|每当(?:用户|有人|他|她)?|每次(?:用户|有人)?)"
