@@ -37,15 +37,18 @@ import re
 import unicodedata
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from engine.models import ScanResult
 
-from .learned import MODEL_DIR, LearnedModel, LearnedStatus, load_model
+if TYPE_CHECKING:
+    from .learned import LearnedModel
+
 from .invisible import find_invisible, invisible_class, reveal_invisible, strip_invisible
 from .normalise import (
     _deobfuscated_views, _normalised_view, _View, chinese_views, decoded_texts, long_runs, respaced_view,
 )
+from .status import MODEL_DIR, LearnedStatus
 from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, Rule
 
 __all__ = [
@@ -183,13 +186,15 @@ def learned_text(content: str) -> str:
 
 
 
-_LEARNED: Optional[tuple[Optional[LearnedModel], LearnedStatus]] = None
+_LEARNED: Optional[tuple[Optional["LearnedModel"], LearnedStatus]] = None
 
 
-def _learned() -> tuple[Optional[LearnedModel], LearnedStatus]:
-    """The shipped model, loaded on first use (a few ms) and kept."""
+def _learned() -> tuple[Optional["LearnedModel"], LearnedStatus]:
+    """The shipped model, loaded on first use (numpy and ~1 MB, a few ms) and kept."""
     global _LEARNED
     if _LEARNED is None:
+        from .learned import load_model
+
         _LEARNED = load_model()
     return _LEARNED
 
@@ -201,6 +206,8 @@ def learned_status() -> LearnedStatus:
 
 def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
     """Load the learned layer from ``folder`` (a missing or corrupt one turns the layer off)."""
+    from .learned import load_model
+
     global _LEARNED
     _LEARNED = load_model(folder)
     return _LEARNED[1]

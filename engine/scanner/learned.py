@@ -23,9 +23,7 @@ from typing import Optional
 
 import numpy as np
 
-MODEL_DIR = Path(__file__).resolve().parent / "model"
-WEIGHTS_FILE = "weights.npy"
-META_FILE = "meta.json"
+from .status import META_FILE, MODEL_DIR, WEIGHTS_FILE, LearnedStatus
 
 DIM_BITS = 18
 """2**18 hashed features: few collisions for ~10k training lines, 1 MiB of float32."""
@@ -126,20 +124,6 @@ class LearnedModel:
         contrib = self.weights[idx]
         order = np.argsort(-contrib, kind="stable")[:k]
         return [self.names.get(int(idx[i]), f"#{int(idx[i])}") for i in order if contrib[i] > 0]
-
-
-@dataclass(frozen=True)
-class LearnedStatus:
-    """Whether the learned layer is on; when off, why (shown by ``stats`` and the app)."""
-
-    enabled: bool
-    message: str
-    threshold: Optional[float] = None
-    trained_on: Optional[dict] = None
-
-    def to_dict(self) -> dict:
-        return {"enabled": self.enabled, "message": self.message, "threshold": self.threshold,
-                "trained_on": self.trained_on}
 
 
 def load_model(folder: Path = MODEL_DIR) -> tuple[Optional[LearnedModel], LearnedStatus]:
