@@ -85,7 +85,7 @@ def _match_rules(
     """The first rule (in table order) that matches one of the views."""
     for rule in rules:
         for view in views:
-            if use_gates and not all(any(g in view.text for g in group) for group in rule.gate):
+            if use_gates and not rule.passes_gate(view.text):
                 continue
             match = rule.regex.search(view.text)
             if match:

@@ -19,12 +19,17 @@ class Rule(NamedTuple):
     name: str
     regex: re.Pattern[str]
     gate: tuple[tuple[str, ...], ...] = ()
+    gate_res: tuple[re.Pattern[str], ...] = ()  # the gate's groups compiled: one C-level search per group
+
+    def passes_gate(self, text: str) -> bool:
+        return all(group.search(text) for group in self.gate_res)
 
 
 def _rule(family: str, name: str, pattern: str, gate: str = "") -> Rule:
     """Build a Rule; ``gate`` is written "a|b & c|d" (any of a, b and any of c, d)."""
     groups = tuple(tuple(group.strip().split("|")) for group in gate.split("&")) if gate else ()
-    return Rule(family, name, re.compile(pattern), groups)
+    compiled = tuple(re.compile("|".join(map(re.escape, group))) for group in groups)
+    return Rule(family, name, re.compile(pattern), groups, compiled)
 
 
 def _not_after(word: str, *before: str) -> str:
