@@ -7,7 +7,7 @@ DEMO   ?= demo.db
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run test bench eval screenshots clean
+.PHONY: install run test bench eval screenshots train-scanner scanner-eval clean
 
 install: $(STAMP)
 
@@ -31,6 +31,14 @@ bench: install
 
 eval: install
 	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --json
+
+# Retrain the scanner's learned layer (deterministic; writes engine/scanner/model/).
+train-scanner: install
+	$(PY) -m benchmarks.train_scanner
+
+# Leave-one-source-out detection and false positives of the whole scanner (JSON).
+scanner-eval: install
+	$(PY) -m benchmarks.scanner_eval | tee scanner-eval.json
 
 screenshots: install
 	$(PY) -m benchmarks.screenshots

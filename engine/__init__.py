@@ -20,7 +20,7 @@ from .models import (
     ProvenanceLevel,
     ScanResult,
 )
-from .scanner import reveal_invisible, scan_memory_content
+from .scanner import LearnedStatus, learned_status, reveal_invisible, scan_memory_content, strip_invisible
 from .store import ReadOnlyStore, StoreError
 from .working import Rendered
 
@@ -30,4 +30,5 @@ __all__ = [
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
     "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
+    "LearnedStatus", "learned_status", "strip_invisible",
 ]

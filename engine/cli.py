@@ -23,7 +23,7 @@ from .config import ConfigError, Settings
 from .gate import EntryNotFound, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
 from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
-from .scanner import MAX_CONTENT_CHARS, scan_memory_content
+from .scanner import MAX_CONTENT_CHARS, learned_status, scan_memory_content, strip_invisible
 from .store import StoreError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
@@ -78,7 +78,7 @@ def entry_block(e: MemoryEntry) -> str:
 
 # ---- commands ------------------------------------------------------------------------
 async def cmd_stats(engine: MemoryEngine, args) -> int:
-    stats = await engine.stats()
+    stats = {**await engine.stats(), "scanner": learned_status().to_dict()}
     emit(args, stats, lambda: "\n".join([
         f"store {stats['path']} (schema v{stats['schema_version']}{', read-only' if stats['read_only'] else ''})",
         "tiers:   " + "  ".join(f"{k}={v}" for k, v in stats["tiers"].items()),
@@ -86,7 +86,10 @@ async def cmd_stats(engine: MemoryEngine, args) -> int:
         "sources: " + "  ".join(f"{k}={v}" for k, v in stats["sources"].items()),
         f"pinned={stats['pinned']}  superseded={stats['superseded']}  "
         f"pending contradictions={stats['pending_contradictions']}  blocked writes={stats['blocked_writes']}",
+        f"scanner: {stats['scanner']['message']}",
     ]))
+    if not stats["scanner"]["enabled"]:
+        print(f"WARNING: {stats['scanner']['message']}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -115,9 +118,18 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
 
 async def cmd_add(engine: MemoryEngine, args) -> int:
     tags = (args.tags or "").split(",")
-    outcome = await engine.add(args.key, read_text_arg(args.content, MAX_CONTENT_CHARS), args.type, args.source,
-                               tags, args.importance, args.pin, actor="cli")
-    emit(args, outcome.to_dict(), lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
+    content = read_text_arg(args.content, MAX_CONTENT_CHARS)
+    removed: list[dict] = []
+    if args.strip_invisible:  # the fix for an invisible-character refusal: strip, say what went, write
+        content, removed = strip_invisible(content)
+        if removed:
+            print(f"stripped {len(removed)} invisible character(s): "
+                  + ", ".join(f"{r['codepoint']}@{r['offset']}" for r in removed[:20])
+                  + (" ..." if len(removed) > 20 else ""), file=sys.stderr)
+    outcome = await engine.add(args.key, content, args.type, args.source, tags,
+                               args.importance, args.pin, actor="cli")
+    data = outcome.to_dict() if not removed else {**outcome.to_dict(), "stripped_invisible": removed}
+    emit(args, data, lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
     return EXIT_OK
 
 
@@ -291,6 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("show", cmd_show, "one entry with decay and audit trail").add_argument("id")
     p = add("add", cmd_add, "write an entry through the gate")
     p.add_argument("--key", required=True), p.add_argument("--content", required=True, help="text, or - for stdin")
+    p.add_argument("--strip-invisible", action="store_true",
+                   help="remove invisible characters (zero-width, bidi controls, tags...) before the write, and list them")
     p.add_argument("--type", default="environment", choices=[t.label for t in MemoryType])
     p.add_argument("--source", default="model_inferred", choices=[s.label for s in ProvenanceLevel])
     p.add_argument("--tags", default=""), p.add_argument("--importance", type=float, default=0.5)

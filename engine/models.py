@@ -252,12 +252,16 @@ class ScanResult:
     """The write scanner's verdict; when blocked, says why and where it matched."""
 
     blocked: bool
-    reason: Optional[str] = None  # invisible_unicode | en_injection | zh_injection | too_large
+    reason: Optional[str] = None  # invisible_unicode | en_injection | zh_injection | learned_injection | too_large
     family: Optional[str] = None  # pattern family, e.g. instruction_override
     pattern: Optional[str] = None  # the rule that matched
     matched: Optional[str] = None  # the matched text (normalised form)
     codepoint: Optional[str] = None  # e.g. "U+200B" for invisible characters
     offset: Optional[int] = None  # character offset in the original content
+    layer: Optional[str] = None  # which layer decided: "rules" | "learned" (None: nothing ran past the size check)
+    score: Optional[float] = None  # the learned layer's score (a logit) when it ran
+    threshold: Optional[float] = None  # the learned layer's threshold: blocked when score >= threshold
+    top_ngrams: tuple[str, ...] = ()  # learned blocks: the n-grams that weighed most towards "attack"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

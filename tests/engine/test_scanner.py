@@ -45,7 +45,7 @@ def scan(text: str) -> ScanResult:
 def test_alias_and_clean_verdict():
     assert _scan_memory_content is scan_memory_content
     result = scan("User prefers dark mode and short answers.")
-    assert result == ScanResult(blocked=False)
+    assert not result.blocked and result.layer == "learned" and result.score < result.threshold
     assert result.reason is None and result.offset is None
 
 
@@ -452,7 +452,7 @@ CEILING_FALSE_POSITIVES = 0.01
 def _load(name: str) -> list[dict]:
     path = DATA_DIR / name
     if not path.is_file():
-        pytest.skip(
+        pytest.fail(
             f"INJECTION DATA MISSING: {path} not found. The dataset test needs "
             f"shared/data/injection-dev/ next to the repository (expected at {DATA_DIR})."
         )

@@ -1,329 +1,10 @@
-"""The write-path prompt-injection scanner: the spec's ``_scan_memory_content``.
-
-Every memory write passes through :func:`scan_memory_content` before it reaches
-storage. The checks run in the spec's order and the first hit decides:
-
-1. ``too_large``          the input is bounded, so the scan is bounded too;
-2. ``invisible_unicode``  zero tolerance for characters a human cannot see but a
-                          model reads (zero-width, bidi controls, tag characters,
-                          variation selectors, fillers, every format character);
-3. ``en_injection``       English pattern families, plus the common German,
-                          Spanish, French and Russian override phrasings (same
-                          scripts, same normalisation);
-4. ``zh_injection``       Chinese pattern families.
-
-Patterns run on a normalised view of the text (NFKC, casefolded) and, when the
-text shows signs of obfuscation, on a de-obfuscated view too: letters split by
-spaces or punctuation are joined ("i g n o r e", "i.g.n.o.r.e"), and words
-spelled with leetspeak, inner punctuation or Cyrillic/Greek look-alikes are
-rewritten when they spell a trigger word ("1gn0re", "ig-nore", "іgnоrе").
-Offsets in a verdict always point into the caller's original string.
-
-The families are data: ``EN_RULES``, ``SQUASHED_RULES`` and ``ZH_RULES`` are
-tuples of :class:`Rule` (family, name, compiled regex, gate). Each rule targets
-a kind of phrasing rather than particular strings, and insists on the context
-that makes the phrasing an attack, so harmless uses of trigger words ("ignore
-the typo", "the system prompt builder lives in src/prompt.py") pass.
-Pure stdlib; everything is compiled once at import.
-"""
+"""The rule tables: each rule names the kind of phrasing it detects."""
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
-from engine.models import ScanResult
-
-__all__ = [
-    "MAX_CONTENT_CHARS",
-    "Rule",
-    "EN_RULES",
-    "SQUASHED_RULES",
-    "ZH_RULES",
-    "find_invisible",
-    "invisible_class",
-    "reveal_invisible",
-    "scan_memory_content",
-    "_scan_memory_content",
-]
-
-MAX_CONTENT_CHARS = 65536
-"""Longest content the scanner accepts; longer content is refused as ``too_large``."""
-
-
-# --------------------------------------------------------------------------
-# 1. Invisible characters
-# --------------------------------------------------------------------------
-
-# Named classes, checked before the catch-all "format character" class so a
-# verdict names the most specific reason. Ranges are inclusive.
-_EXPLICIT_INVISIBLE: tuple[tuple[str, int, int], ...] = (
-    ("zero_width", 0x200B, 0x200D),  # ZWSP, ZWNJ, ZWJ
-    ("zero_width", 0x2060, 0x2060),  # WORD JOINER
-    ("zero_width", 0xFEFF, 0xFEFF),  # ZERO WIDTH NO-BREAK SPACE / BOM
-    ("bidi_control", 0x200E, 0x200F),  # LRM, RLM
-    ("bidi_control", 0x202A, 0x202E),  # LRE RLE PDF LRO RLO
-    ("bidi_control", 0x2066, 0x2069),  # LRI RLI FSI PDI
-    ("bidi_control", 0x061C, 0x061C),  # ARABIC LETTER MARK
-    ("tag_character", 0xE0000, 0xE007F),
-    ("variation_selector", 0xFE00, 0xFE0F),
-    ("variation_selector", 0xE0100, 0xE01EF),
-    ("variation_selector", 0x180B, 0x180D),  # Mongolian free variation selectors
-    ("variation_selector", 0x180F, 0x180F),
-    ("invisible_filler", 0x115F, 0x1160),  # Hangul choseong/jungseong fillers
-    ("invisible_filler", 0x3164, 0x3164),  # HANGUL FILLER
-    ("invisible_filler", 0xFFA0, 0xFFA0),  # HALFWIDTH HANGUL FILLER
-    ("invisible_filler", 0x17B4, 0x17B5),  # Khmer inherent vowels (never drawn)
-    ("invisible_filler", 0x034F, 0x034F),  # COMBINING GRAPHEME JOINER
-    ("invisible_operator", 0x2061, 0x2064),  # function application, invisible times...
-    ("soft_hyphen", 0x00AD, 0x00AD),
-    # Reserved default-ignorable code points: no font draws them.
-    ("default_ignorable", 0x2065, 0x2065),
-    ("default_ignorable", 0xFFF0, 0xFFF8),
-    ("default_ignorable", 0xE0080, 0xE00FF),
-    ("default_ignorable", 0xE01F0, 0xE0FFF),
-    # Not invisible as such, but they fake a message boundary that a reader of
-    # the stored text does not see as one.
-    ("line_separator", 0x2028, 0x2029),
-)
-
-_ALLOWED_CONTROLS = frozenset("\t\n\r")
-
-
-def invisible_class(ch: str) -> Optional[str]:
-    """The invisible class of one character, or None for an ordinary one.
-
-    Ordinary whitespace (space, tab, newline, NBSP and the other Zs spaces) is
-    not invisible: it shows as space. Every other control character (C0/C1
-    except tab, CR, LF) and every format character (category Cf) is.
-    """
-    cp = ord(ch)
-    for name, lo, hi in _EXPLICIT_INVISIBLE:
-        if lo <= cp <= hi:
-            return name
-    category = unicodedata.category(ch)
-    if category == "Cf":
-        return "format_character"
-    if category == "Cc" and ch not in _ALLOWED_CONTROLS:
-        return "control_character"
-    return None
-
-
-def _invisible_regex() -> re.Pattern[str]:
-    """One character class holding every invisible code point, built once.
-
-    Format characters outside the explicit ranges live in planes 0 and 1 only
-    (plane 14 is covered by the explicit ranges), so walking those is enough.
-    """
-    points: set[int] = set()
-    for _, lo, hi in _EXPLICIT_INVISIBLE:
-        points.update(range(lo, hi + 1))
-    for cp in range(0x20000):
-        category = unicodedata.category(chr(cp))
-        if category == "Cf" or (category == "Cc" and chr(cp) not in _ALLOWED_CONTROLS):
-            points.add(cp)
-    ranges: list[list[int]] = []
-    for cp in sorted(points):
-        if ranges and cp == ranges[-1][1] + 1:
-            ranges[-1][1] = cp
-        else:
-            ranges.append([cp, cp])
-    body = "".join(
-        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
-    )
-    return re.compile(f"[{body}]")
-
-
-_INVISIBLE_RE = _invisible_regex()
-
-
-def _codepoint(ch: str) -> str:
-    return f"U+{ord(ch):04X}"
-
-
-def find_invisible(text: str) -> Optional[tuple[int, str, str]]:
-    """(offset, "U+XXXX", class) of the first invisible character, or None."""
-    match = _INVISIBLE_RE.search(text)
-    if match is None:
-        return None
-    ch = match.group()
-    return match.start(), _codepoint(ch), invisible_class(ch) or "format_character"
-
-
-def reveal_invisible(text: str) -> str:
-    """Render every invisible character as a visible marker such as ``⟨U+200B⟩``.
-
-    The app shows refused content this way, so the user sees what was smuggled.
-    """
-    return _INVISIBLE_RE.sub(lambda m: f"⟨{_codepoint(m.group())}⟩", text)
-
-
-# --------------------------------------------------------------------------
-# 2. Normalised views, with a map back to the original offsets
-# --------------------------------------------------------------------------
-
-class _View:
-    """A transformed copy of the content; ``origin[i]`` is the source offset of
-    ``text[i]`` (None means the identity map, the common ASCII case)."""
-
-    __slots__ = ("text", "origin")
-
-    def __init__(self, text: str, origin: Optional[list[int]] = None) -> None:
-        self.text = text
-        self.origin = origin
-
-    def offset(self, index: int) -> int:
-        if self.origin is None:
-            return index
-        return self.origin[min(index, len(self.origin) - 1)] if self.origin else 0
-
-    def origins(self) -> list[int]:
-        return list(range(len(self.text))) if self.origin is None else self.origin
-
-
-def _normalised_view(content: str) -> _View:
-    """NFKC + casefold, keeping for every output character its source offset.
-
-    NFKC folds full-width letters, ligatures, circled and mathematical letters
-    to plain ones; casefolding makes every rule case-insensitive. When neither
-    changes the length (nearly always) the offsets are the identity.
-    """
-    if content.isascii():
-        return _View(content.lower())
-    if unicodedata.is_normalized("NFKC", content):
-        folded = content.casefold()
-        if len(folded) == len(content):
-            return _View(folded)
-    out: list[str] = []
-    origin: list[int] = []
-    start = 0
-    # Normalise each base character together with the combining marks after it,
-    # so "e" + U+0301 composes to "é" as whole-string NFKC would.
-    for i in range(1, len(content) + 1):
-        if i < len(content) and unicodedata.combining(content[i]):
-            continue
-        piece = unicodedata.normalize("NFKC", content[start:i]).casefold()
-        out.append(piece)
-        origin.extend([start] * len(piece))
-        start = i
-    return _View("".join(out), origin)
-
-
-# Words that obfuscation is worth undoing for. A suspicious token ("1gn0re",
-# "ig-nore", "pr3v10us") is rewritten only when its clean form is one of these.
-_TRIGGER_WORDS = frozenset(
-    """
-    ignore ignoring disregard forget override bypass previous prior above all any every everything
-    instruction instructions rule rules prompt prompts system developer mode jailbreak jailbroken
-    pretend act roleplay reveal print show repeat output password passwords secret secrets api key keys
-    credential credentials token tokens unrestricted unfiltered uncensored dan now you your are new
-    task guidelines safety filter filters restrictions user tell hide do not anything from on
-    """.split()
-)
-# Where a token is suspicious: a letter next to a digit or sign ("1gn0re"),
-# punctuation between letters ("ig-nore"), or Latin next to a Cyrillic, Greek
-# or Armenian look-alike ("іgnоrе"; such tokens are always rewritten).
-_SUSPICIOUS_RE = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]|[a-z][\-_.*·'`~^|+]+[a-z]")
-_MIXED_SCRIPT_RE = re.compile(r"[a-z][\u0370-\u058f]|[\u0370-\u058f][a-z]")
-_TOKEN_END_RE = re.compile(r"\S*")
-_INNER_PUNCT = "-_.*·'`~^|+"
-_LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
-_LEET_I = str.maketrans({**_LEET, "1": "i"})  # "1" reads as "i" or as "l"
-_LEET_L = str.maketrans({**_LEET, "1": "l"})
-_CONFUSABLE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ո": "n", "α": "a", "ε": "e", "ι": "i", "κ": "k",
-    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "ν": "v", "χ": "x", "г": "r",
-})
-# Letters split by separators: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e".
-# Three or more single letters in a row joined by the same short separator; a
-# wider gap ("i g n o r e  a l l") ends the run, so word breaks survive.
-_SPLIT_RUN_RE = re.compile(
-    r"[^\W\d_](?<![^\W\d_][^\W\d_])(?P<sep>[ .\-_*+/|,:~'`]{1,2})(?:[^\W\d_](?P=sep))+[^\W\d_](?![^\W\d_])"
-)
-
-
-def _is_trigger(word: str) -> bool:
-    return word in _TRIGGER_WORDS or word.rstrip("s") in _TRIGGER_WORDS
-
-
-def _clean_token(token: str) -> str:
-    """A token with inner punctuation dropped, leetspeak and look-alikes mapped.
-
-    A "1" becomes "l" when that spells a trigger word ("ru1es"), else "i".
-    """
-    core = "".join(ch for ch in token if ch not in _INNER_PUNCT).translate(_CONFUSABLE)
-    as_i = core.translate(_LEET_I)
-    if "1" in core and not _is_trigger(as_i):
-        as_l = core.translate(_LEET_L)
-        if _is_trigger(as_l):
-            return as_l
-    return as_i
-
-
-def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
-    """(de-obfuscated view, squashed view) of a normalised view; each may be None.
-
-    The de-obfuscated view exists only when something was undone. The squashed
-    view (letters only) exists only when letters were split apart, for
-    "i g n o r e a l l p r e v i o u s" where no wider gap marks word breaks.
-    Both are used for matching only.
-    """
-    text = view.text
-    edits: list[tuple[int, int, str, list[int]]] = []  # (start, end, replacement, its origins)
-    had_split = False
-    for match in _SPLIT_RUN_RE.finditer(text):
-        had_split = True
-        keep = [j for j in range(match.start(), match.end()) if text[j].isalpha()]
-        edits.append((match.start(), match.end(), "".join(text[j] for j in keep), keep))
-    for regex, always in ((_SUSPICIOUS_RE, False), (_MIXED_SCRIPT_RE, True)):
-        done = -1
-        for match in regex.finditer(text):
-            if match.start() < done:  # same token as the previous hit
-                continue
-            start = match.start()
-            while start > 0 and not text[start - 1].isspace():
-                start -= 1
-            done = _TOKEN_END_RE.match(text, match.start()).end()
-            token = text[start:done]
-            lead = len(token) - len(token.lstrip("\"'([{<*_-.,:;!?"))
-            core = token[lead:].rstrip("\"')]}>*_-.,:;!?")
-            clean = _clean_token(core)
-            if clean != core and (always or _is_trigger(clean)):
-                start += lead
-                keep = [start + k for k, ch in enumerate(core) if ch not in _INNER_PUNCT]
-                edits.append((start, start + len(core), clean, keep))
-    if not edits:
-        return None, None
-    edits.sort()
-    origin = view.origins()
-    out: list[str] = []
-    out_origin: list[int] = []
-    pos = 0
-    for start, end, replacement, keep in edits:
-        if start < pos:  # overlaps an earlier edit
-            continue
-        out.append(text[pos:start])
-        out_origin.extend(origin[pos:start])
-        out.append(replacement)
-        out_origin.extend(origin[j] for j in keep)
-        pos = end
-    out.append(text[pos:])
-    out_origin.extend(origin[pos:])
-    joined = "".join(out)
-    deobfuscated = _View(joined, out_origin)
-    squashed = None
-    if had_split:
-        letters = [k for k, ch in enumerate(joined) if ch.isalpha()]
-        squashed = _View("".join(joined[k] for k in letters), [out_origin[k] for k in letters])
-    return deobfuscated, squashed
-
-
-# --------------------------------------------------------------------------
-# 3. Pattern families
-# --------------------------------------------------------------------------
 
 class Rule(NamedTuple):
     """One detection rule: family, name, regex, and a cheap pre-check (gate).
@@ -338,12 +19,17 @@ class Rule(NamedTuple):
     name: str
     regex: re.Pattern[str]
     gate: tuple[tuple[str, ...], ...] = ()
+    gate_res: tuple[re.Pattern[str], ...] = ()  # the gate's groups compiled: one C-level search per group
+
+    def passes_gate(self, text: str) -> bool:
+        return all(group.search(text) for group in self.gate_res)
 
 
 def _rule(family: str, name: str, pattern: str, gate: str = "") -> Rule:
     """Build a Rule; ``gate`` is written "a|b & c|d" (any of a, b and any of c, d)."""
     groups = tuple(tuple(group.strip().split("|")) for group in gate.split("&")) if gate else ()
-    return Rule(family, name, re.compile(pattern), groups)
+    compiled = tuple(re.compile("|".join(map(re.escape, group))) for group in groups)
+    return Rule(family, name, re.compile(pattern), groups, compiled)
 
 
 def _not_after(word: str, *before: str) -> str:
@@ -440,16 +126,15 @@ EN_RULES: tuple[Rule, ...] = (
           "task|instruction|assignment|order|challenge|test|enough|done"),
     _rule("instruction_override", "labelled_new_directive",
           r"\b(?:additional|new|updated|revised|secret|hidden|real)\s+(?:instruction|directive|statement|order|command)s?"
-          r"\s*(?:[-–—:]|for\s+(?:the\s+)?(?:ai|assistant|model))"
-          r"|\\n\s*(?:instruction|order|command|directive|system|assistant)s?\s*:",
-          "instruction|directive|statement|order|command|\\n"),
+          r"\s*(?:[-–—:]|for\s+(?:the\s+)?(?:ai|assistant|model))",
+          "instruction|directive|statement|order|command"),
     _rule("instruction_override", "stop_and_do",
-          r"\b(?:stop|halt|attention|achtung)\s*[-–—:,!]+\s*(?:[a-z]+\s*[-–—:,!]+\s*)?(?:now\W*)?(?:just\s+|please\s+|i\s+)?"
-          r"(?:write|print|say|output|ignore|forget|answer|tell|repeat|stop|stopp|urgently)\b"
+          r"\b(?:stop|halt|attention)\s*[-–—:,!]+\s*(?:[a-z]+\s*[-–—:,!]+\s*)?(?:now\W*)?(?:just\s+|please\s+|i\s+)?"
+          r"(?:write|print|say|output|ignore|forget|answer|tell|repeat|stop|urgently)\b"
           r"|\bstop\s+everything\b",
-          "stop|halt|attention|achtung"),
+          "stop|halt|attention"),
     _rule("instruction_override", "dismiss_context",
-          r"\b(?:do\s+not|don'?n?t|never|without)\s+(?:look(?:ing)?\s+(?:in|at|into)|us(?:e|ing)|rely(?:ing)?\s+on|"
+          r"\b(?:do\s+not|don'?t|never|without)\s+(?:look(?:ing)?\s+(?:in|at|into)|us(?:e|ing)|rely(?:ing)?\s+on|"
           r"consult(?:ing)?|answer(?:ing)?\s+(?:the\s+question\s+)?(?:according\s+to|based\s+on|from))\s+"
           r"(?:the\s+|any\s+|your\s+)?(?:provided\s+|given\s+)?(?:documents?|articles?|context|sources?)\b"
           r"|\bnot\s+(?:by|from|according\s+to|based\s+on)\s+the\s+(?:provided\s+)?(?:articles?|documents?|context)\b",
@@ -552,7 +237,8 @@ EN_RULES: tuple[Rule, ...] = (
           r"|\bsystem\s+(?:prompt\s+)?(?:override|update|alert|notice)\s*[:!]"
           r"|\bsystem\s+override\b"
           r"|(?:^|\n)\s*[\[(<#*]*\s*(?:system|sys|developer)\s*[\])>#*]*\s*:\s*(?:you\s|ignore|disregard|forget|"
-          r"from\s+now|new\s|override|the\s+assistant|assistant\s+must|always|never|do\s+not)"
+          r"from\s+now|new\s|override|the\s+assistant|assistant\s+must|always|never|do\s+not|focus|print|say\s|"
+          r"reply|respond|output|only|provide)"
           r"|[\[<]\s*/?\s*system\s*[\]>]",
           "system|sys|developer"),
     _rule("system_override", "chat_template_token",
@@ -715,83 +401,173 @@ ZH_RULES: tuple[Rule, ...] = (
 
 
 # --------------------------------------------------------------------------
-# 4. The scanner
+# Memory poisoning: text that, once stored, acts as an instruction later.
 # --------------------------------------------------------------------------
 
-_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+# What an agent can be made to do with someone's data, and where it can go.
+_EXFIL_VERB = (r"(?:send|sends|sending|forward|forwarding|upload|uploading|email|e-mail|mail|copy|copying|post|posting|"
+               r"transmit|transmitting|sync|share|sharing|leak|exfiltrate|transfer|transferring|deliver|dump|cc|bcc)")
+_USER_DATA = (
+    r"(?:(?:the\s+)?(?:user'?s|users'|owner'?s|their|his|her|my|our|all(?:\s+(?:of\s+)?the)?|every|each|any)\s+"
+    r"(?:\w+\s+){0,2}?(?:files?|documents?|emails?|e-mails|messages?|contacts?|address\s+book|notes?|photos?|"
+    r"passwords?|credentials?|keys?|tokens?|history|conversations?|chats?|data|memor(?:y|ies)|records?|"
+    r"calendar|inbox|attachments?|bank\s+details|card\s+numbers?)"
+    r"|(?:the\s+)?contents?\s+of\s+\S+)"
+)
+_DESTINATION = (
+    r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+"  # an e-mail address
+    r"|https?://\S+|www\.\S+|ftp://\S+"  # a URL
+    r"|\d{1,3}(?:\.\d{1,3}){3}"  # an IP address
+    r"|(?:~|\.{1,2})?/[\w.~-]+(?:/[\w.~-]*)+"  # a path
+    r"|(?:this|that|the\s+following|an?\s+(?:external|outside|remote|third[\s-]party))\s+"
+    r"(?:address|e-?mail|server|url|link|endpoint|webhook|account|number))"
+)
+_STANDING = (r"(?:from\s+now\s+on|from\s+this\s+point\s+on|henceforth|going\s+forward|"
+             r"in\s+(?:all|every|each|any)\s+(?:future|subsequent|later)\s+(?:conversations?|sessions?|chats?|replies|"
+             r"responses?|answers?|interactions?)|for\s+(?:all|every)\s+future\s+\w+|"
+             r"(?:(?:whenever|every\s+time|each\s+time|any\s+time)\s+(?:the\s+)?(?:user|they|he|she|someone|anyone|you)|"
+             r"(?:if|when)\s+(?:the\s+|a\s+)?user)\s+"
+             r"(?:\w+\s+){0,2}?(?:asks?|mentions?|says?|requests?|types?|talks?|opens?|logs?\s+in|writes?|sends?|"
+             r"reply|replies|respond|responds|answer|answers))")
+_RISKY_ACT = (r"(?:" + _EXFIL_VERB + r"\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
+              r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+(?:with|that)|"
+              r"respond\s+(?:with|that)|answer\s+(?:with|that)|(?:reply|respond|answer)\s+only|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
+              r"visit|click|call\s+\+?\d|ignore|disregard|do\s+not\s+(?:ask|tell|mention|warn|follow)|never\s+"
+              r"(?:ask|tell|mention|warn|refuse)|without\s+(?:asking|telling|confirmation|confirming))")
 
+_YOUR_OUTPUT = (r"your\s+(?:next\s+|final\s+|every\s+|each\s+)?(?:response|responses|reply|replies|answer|answers|output|"
+                r"outputs|summary|summaries|message)")
+_OUTPUT_VERB = (r"(?:add|adding|include|including|insert|inserting|append|appending|mention|mentioning|use|using|encode|"
+                r"encoding|replace|replacing|embed|embedding|promote|promoting|recommend|recommending|put|write|translate|"
+                r"spell|reverse|end|start|begin|conclude|sign)")
 
-def _match_rules(
-    rules: tuple[Rule, ...], views: list[_View], use_gates: bool = True
-) -> Optional[tuple[Rule, re.Match[str], _View]]:
-    """The first rule (in table order) that matches one of the views."""
-    for rule in rules:
-        for view in views:
-            if use_gates and not all(any(g in view.text for g in group) for group in rule.gate):
-                continue
-            match = rule.regex.search(view.text)
-            if match:
-                return rule, match, view
-    return None
+POISONING_RULES: tuple[Rule, ...] = (
+    # The content dictates what the assistant's future output must contain or look like.
+    _rule("output_manipulation", "dictated_response",
+          rf"\b{_OUTPUT_VERB}\b[^.!?\n]{{0,80}}?\b(?:in|into|to|within|throughout|at\s+the\s+(?:end|start|beginning|top|"
+          rf"bottom)\s+of)\s+(?:(?:each|every)\s+(?:one\s+)?of\s+|all\s+(?:of\s+)?)?{_YOUR_OUTPUT}\b"
+          rf"|\b(?:in|at\s+the\s+(?:end|start|beginning)\s+of)\s+{_YOUR_OUTPUT}\s*,?\s*(?:please\s+|always\s+|be\s+sure\s+to\s+|"
+          rf"make\s+sure\s+to\s+)?{_OUTPUT_VERB}\b"
+          rf"|\b(?:encode|encrypt|obfuscate|reverse|translate)\s+{_YOUR_OUTPUT}\b",
+          "response|repl|answer|output|summar|message"),
+    # Demands obedience to what follows.
+    _rule("instruction_override", "demand_compliance",
+          r"\byou\s+(?:must|have\s+to|shall|need\s+to|are\s+required\s+to)\s+(?:strictly\s+|always\s+|fully\s+|now\s+)?"
+          r"(?:adhere\s+to|follow|obey|comply\s+with|execute|carry\s+out)\s+(?:only\s+)?(?:the\s+following|these|my|this|"
+          r"the\s+(?:below|next|new))\s+(?:new\s+)?(?:instructions?|commands?|orders?|directives?|rules|steps)\b",
+          "must|have|shall|need|required & adhere|follow|obey|comply|execute|carry"),
+    # A persona handed to the assistant, then a task for it.
+    _rule("role_hijack", "persona_then_task",
+          r"(?:^|[.!?\n\"]\s*)(?:now\s+)?(?:imagine|pretend|suppose|picture|assume)\s+(?:that\s+)?you\s+(?:are|were|'re)\s+"
+          r"(?:an?|the|my)\s+"
+          r"|(?:^|[.!?\n\"]\s*)you\s+are\s+(?:now\s+)?(?:an?|the)\s+(?:\w+[\s-]+){0,4}?(?:who|tasked|working\s+(?:on|for)|"
+          r"hired|assigned|specializ(?:ing|es)|responsible\s+for|writing)\b[\s\S]{0,600}?\b(?:write|explain|describe|"
+          r"provide|create|tell|give|list|generate|produce|draft|compose|teach|show|detail|outline|develop|design|"
+          r"(?:can|could|would|will)\s+you)\b",
+          "imagine|pretend|suppose|picture|assume|you"),
+    # Asks for an action to be hidden from whoever watches: logs, monitoring, the owner.
+    _rule("conceal_from_user", "stealth_action",
+          r"\b(?:ensur|mak|keep)\w*\s+(?:sure\s+)?(?:that\s+)?(?:it|this|they|these|the\s+\w+)\s+(?:goes|go|stays?|"
+          r"remains?)\s+(?:unnoticed|undetected|hidden|invisible|untraceable)\b"
+          r"|\bwithout\s+(?:being\s+)?(?:detected|noticed|flagged|logged|traced)\b"
+          r"|\b(?:evade|evading|avoid|avoiding|bypass|bypassing)\s+(?:any\s+)?(?:detection|monitoring|logging|audits?|"
+          r"auditing)\b",
+          "unnoticed|undetected|hidden|invisible|untraceable|detected|noticed|flagged|logged|traced|detection|"
+          "monitoring|logging|audit"),
+    # Claims to speak with the authority of whoever made or runs the assistant.
+    _rule("fake_authorisation", "claimed_authority",
+          r"\b(?:i\s+am|i'm|this\s+is|we\s+are)\s+(?:your|the\s+assistant'?s|the\s+model'?s)\s+(?:lead\s+|senior\s+)?"
+          r"(?:developers?|creators?|admins?|administrators?|owners?|programmers?|makers?|operators?|engineers?|"
+          r"system\s+administrators?|supervisors?)\b",
+          "i|this|we & your|assistant|model"),
 
+    _rule("standing_instruction", "standing_order",
+          rf"\b{_STANDING}\b[^.!?\n]{{0,40}}?,?\s*(?:you\s+(?:must|should|will|shall|need\s+to|have\s+to)\s+|"
+          rf"(?:please\s+)?(?:always\s+)?)?{_RISKY_ACT}"
+          r"|\bremember\s+(?:this\s+|to\s+)?(?:for|in)\s+(?:all\s+)?(?:future|later|every)\b[^.!?\n]{0,60}?"
+          rf"{_RISKY_ACT}",
+          "now|point|henceforth|forward|future|subsequent|later|whenever|time|remember|user"),
+    _rule("exfiltration", "send_data_to_destination",
+          rf"\b{_EXFIL_VERB}\s+(?:\w+\s+){{0,3}}?{_USER_DATA}\b[^\n]{{0,60}}?\b(?:to|into|at|via)\s+{_DESTINATION}"
+          rf"|\b{_EXFIL_VERB}\s+(?:a\s+copy\s+of\s+|copies\s+of\s+)?(?:everything|all\s+of\s+it|them\s+all)\s+"
+          rf"(?:\w+\s+){{0,3}}?to\s+{_DESTINATION}"
+          rf"|\b{_EXFIL_VERB}\b[^.\n]{{0,60}}?(?:\.ssh\b|id_rsa|\.env\b|/etc/passwd|\.aws/credentials)[^.\n]{{0,40}}?"
+          rf"\bto\s+{_DESTINATION}",
+          "send|forward|upload|mail|copy|post|transmit|sync|share|leak|exfiltrat|transfer|deliver|dump|cc"),
+    _rule("fake_authorisation", "claimed_approval",
+          r"\b(?:the\s+)?(?:user|owner|admin|administrator|account\s+holder|developer|operator|security\s+team|ceo|"
+          r"manager|boss)\s+(?:has\s+|have\s+|had\s+)?(?:already\s+|explicitly\s+|previously\s+)?"
+          r"(?:authori[sz]ed|approved|pre-?approved|consented\s+to|given\s+(?:you\s+)?(?:full\s+)?(?:permission|consent|"
+          r"approval)|granted\s+(?:you\s+)?(?:full\s+)?(?:permission|access|approval))\s+"
+          r"(?:you\s+|the\s+(?:assistant|agent|ai|model)\s+)?(?:to|for)\s+(?:\w+\s+){0,3}?"
+          r"(?:transfer|send|pay|wire|delete|share|forward|disclose|reveal|purchase|buy|execute|run|install|bypass|"
+          r"access|withdraw|move|grant|change|reset|sign|approve|make|any|all)\b"
+          r"|\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|already\s+)?(?:pre-?)?(?:authori[sz]ed|approved|permitted|"
+          r"allowed|cleared)\s+to\s+(?:\w+\s+){0,2}?(?:transfer|send|pay|wire|delete|share|forward|disclose|reveal|"
+          r"purchase|buy|execute|run|install|bypass|access|withdraw|ignore|skip)\b"
+          r"|\b(?:pre-?approved|pre-?authori[sz]ed)\s+by\s+the\s+(?:user|owner|admin|administrator)\b"
+          r"|\b(?:no|without|skip(?:ping)?|do\s+not\s+(?:ask\s+for|seek|request|need|wait\s+for)|don'?t\s+(?:ask\s+for|"
+          r"seek|request|need|wait\s+for)|never\s+ask\s+for)\s+(?:any\s+|further\s+|the\s+user'?s\s+|additional\s+|"
+          r"explicit\s+|the\s+)?(?:confirmation|approval|permission|verification|consent)(?:\s+(?:step|steps|prompt|"
+          r"dialog|check))?\b[^.\n]{0,40}?"
+          r"\b(?:transfer|send|pay|wire|delete|share|forward|execute|run|purchase|buy|withdraw|install)",
+          "authori|approv|consent|permission|grant|permit|allowed|cleared|confirmation|verification"),
+    _rule("tool_output_instruction", "addressed_to_the_assistant",
+          r"\b(?:note|message|instructions?|attention|notice|memo|directive|p\.?s\.?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?"
+          r"(?:ai|assistant|agent|llm|model|chatbot|language\s+model|bot|gpt|claude)"
+          r"(?:\s+(?:assistant|agent|model|bot))?s?\s*(?:[:,\-–—]|\)|\])"
+          r"|\b(?:if|when)\s+you\s+are\s+an?\s+(?:ai|assistant|agent|llm|language\s+model|chatbot|bot)\b"
+          r"|\b(?:dear|hey|hello|hi)\s+(?:ai|assistant|agent|llm|chatbot|bot)\b\s*[,:!]"
+          r"|\b(?:ai|assistants?|agents?|llms?|models?)\s+(?:reading|processing|summari[sz]ing|parsing|seeing)\s+"
+          r"(?:this|the\s+following)\b"
+          r"|\"(?:instruction|instructions|system|system_prompt|note_to_(?:ai|assistant|agent)|ai_instruction|"
+          r"assistant_instruction)s?\"\s*:\s*\"",
+          "note|message|instruction|attention|notice|memo|directive|p.s|ps|if|when|dear|hey|hello|hi|reading|"
+          "processing|summari|parsing|seeing|\"instruction|\"system|\"note"),
+)
 
-def scan_memory_content(content: str) -> ScanResult:
-    """Scan content bound for memory; ``blocked=True`` means it must not be stored.
-
-    Order (first hit wins): too_large, invisible_unicode, en_injection, zh_injection.
-    """
-    if not isinstance(content, str):
-        raise TypeError(f"content must be str, not {type(content).__name__}")
-    if len(content) > MAX_CONTENT_CHARS:
-        return ScanResult(
-            blocked=True,
-            reason="too_large",
-            family="size_limit",
-            pattern=f"content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}",
-            offset=MAX_CONTENT_CHARS,
-        )
-
-    found = find_invisible(content)
-    if found is not None:
-        offset, codepoint, klass = found
-        return ScanResult(
-            blocked=True,
-            reason="invisible_unicode",
-            family=klass,
-            pattern=unicodedata.name(content[offset], f"unnamed {klass}"),
-            matched=f"⟨{codepoint}⟩",
-            codepoint=codepoint,
-            offset=offset,
-        )
-
-    return _scan_patterns(content)
-
-
-def _scan_patterns(content: str, use_gates: bool = True) -> ScanResult:
-    """Steps 3 and 4: the English, then the Chinese pattern families."""
-    view = _normalised_view(content)
-    deobfuscated, squashed = _deobfuscated_views(view)
-    views = [view] if deobfuscated is None else [view, deobfuscated]
-
-    hit = _match_rules(EN_RULES, views, use_gates)
-    if hit is None and squashed is not None:
-        hit = _match_rules(SQUASHED_RULES, [squashed], use_gates)
-    reason = "en_injection"
-    if hit is None and _CJK_RE.search(view.text):
-        hit = _match_rules(ZH_RULES, [view], use_gates)
-        reason = "zh_injection"
-    if hit is None:
-        return ScanResult(blocked=False)
-    rule, match, matched_view = hit
-    return ScanResult(
-        blocked=True,
-        reason=reason,
-        family=rule.family,
-        pattern=rule.name,
-        matched=match.group(),
-        offset=matched_view.offset(match.start()),
-    )
-
-
-_scan_memory_content = scan_memory_content
-"""The spec's name for the write gate."""
+ZH_POISONING_RULES: tuple[Rule, ...] = (
+    _rule("role_hijack", "persona_style_zh",
+          r"(?:以|用)[^。!?\n]{1,30}?的?(?:口吻|语气|身份|态度|腔调)(?:和(?:口吻|语气|态度|风格))?(?:来)?"
+          r"(?:回答|回复|对话|说话|评论|回应|交流)"
+          r"|模仿[^。!?\n]{1,30}?的?(?:说话|语言|语气|口吻)"
+          r"|扮演[^。!?\n]{0,30}?(?:角色|的人)",
+          "口吻|语气|身份|态度|腔调|模仿|扮演"),
+    _rule("output_manipulation", "dictated_response_zh",
+          r"在(?:你的|您的)?(?:每[次条个]|所有)?(?:回复|回答|输出|答案|总结)(?:中|里|末尾|结尾|开头|最后)[^。!?\n]{0,6}?"
+          r"(?:加|添加|加入|插入|附上|包含|提到|使用|推广|写上)"
+          r"|(?:用|以)[^。!?\n]{0,10}?(?:编码|加密)(?:你的|您的)?(?:回复|回答|输出)",
+          "回复|回答|输出|答案|总结"),
+    _rule("fake_authorisation", "claimed_authority_zh",
+          r"我(?:是|就是)(?:你的|您的)(?:开发者|开发人员|创造者|创建者|管理员|主人|设计者|工程师|程序员)",
+          "我"),
+    _rule("standing_instruction", "standing_order_zh",
+          r"(?:从现在(?:开始|起)|从今(?:往后|以后|天起)|今后|以后|此后|往后|(?:在)?(?:今后|以后|之后|未来)的?(?:所有|每次|每一次)?"
+          r"(?:对话|回答|回复|会话|交流)(?:中|里)?|每当(?:用户|有人|他|她)?|每次(?:用户|有人)?)"
+          r"[^。!?\n]{0,20}?(?:都要|都|必须|一律|总是|务必|就|要|请)?(?:自动|悄悄|偷偷|默默|直接)?"
+          r"(?:发送|转发|上传|同步|抄送|推荐|附上|附带|加上|插入|引导|跳转|访问|点击|告诉(?:用户|他|她)|回复说|回答说|"
+          r"忽略|无视|不要(?:询问|确认|告诉|提醒)|不必(?:询问|确认)|无需(?:询问|确认))",
+          "现在|今|以后|此后|往后|之后|未来|每当|每次"),
+    _rule("exfiltration", "send_data_to_destination_zh",
+          r"(?:把|将)(?:用户|主人|他|她|我|我们|所有|全部|一切)的?[^。!?\n]{0,16}?"
+          r"(?:文件|邮件|聊天记录|对话记录|记录|通讯录|联系人|密码|数据|资料|内容|照片|记忆|信息|密钥|凭证|历史)"
+          r"[^。!?\n]{0,12}?(?:都|全部|统统)?(?:发送|转发|上传|同步|复制|抄送|传|发|泄露|分享)(?:到|给|至)"
+          r"|(?:发送|转发|上传|同步|复制|抄送|传|泄露|分享)(?:到|给|至)[^。!?\n]{0,12}?(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://|"
+          r"外部|第三方|陌生)",
+          "把|将|发送|转发|上传|同步|复制|抄送|传|泄露|分享"),
+    _rule("fake_authorisation", "claimed_approval_zh",
+          r"(?:用户|主人|管理员|老板|开发者|账户持有人)(?:已经|已|早已|事先|提前)(?:明确)?(?:授权|批准|同意|允许|许可)"
+          r"(?:你|助手|智能体|ai)?[^。!?\n]{0,16}?(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取|访问|"
+          r"修改|重置|绕过|披露|公开)"
+          r"|(?:无需|不需要|不用|不必|跳过|别)(?:再)?(?:向用户)?(?:确认|询问|请示|验证|征得(?:用户)?(?:同意|许可)|"
+          r"二次确认)[^。!?\n]{0,16}?(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取)"
+          r"|(?:你|助手)(?:已经|已)?(?:被|获得)(?:授权|批准|允许)(?:可以|去)?(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|"
+          r"绕过|忽略)",
+          "授权|批准|同意|允许|许可|确认|询问|请示|验证|征得"),
+    _rule("tool_output_instruction", "addressed_to_the_assistant_zh",
+          r"(?:致|给|写给|告)(?:ai|人工智能|ai助手|助手|智能体|大模型|语言模型|机器人)的?(?:指令|提示|说明|消息|留言|话)"
+          r"|(?:如果|若|假如)(?:你|您)是(?:一个|一名)?(?:ai|人工智能|助手|智能体|大模型|语言模型|聊天机器人)"
+          r"|(?:正在)?(?:阅读|处理|总结|读取)(?:这封|这份|这篇|此|本)(?:邮件|文档|网页|评论|文件|内容)的(?:ai|人工智能|助手|"
+          r"智能体|模型)",
+          "ai|人工智能|助手|智能体|模型|机器人"),
+)

@@ -1,0 +1,236 @@
+"""The write-path prompt-injection scanner: the spec's ``_scan_memory_content``.
+
+Every memory write passes through :func:`scan_memory_content` before it reaches
+storage. The checks run in the spec's order and the first hit decides:
+
+1. ``too_large``          the input is bounded, so the scan is bounded too;
+2. ``invisible_unicode``  zero tolerance for characters a human cannot see but a
+                          model reads (zero-width, bidi controls, tag characters,
+                          variation selectors, fillers, every format character);
+                          :func:`strip_invisible` is the offered fix;
+3. ``en_injection``       English pattern families (overrides, role hijack,
+                          exfiltration, memory poisoning...), plus common German,
+                          Spanish, French and Russian override phrasings;
+4. ``zh_injection``       Chinese pattern families;
+5. ``learned_injection``  the learned layer (``learned.py``): a linear model over
+                          hashed n-grams, for wording no rule names.
+
+Patterns run on normalised views (``normalise.py``): NFKC, casefolded, look-alike
+letters folded; de-obfuscated (split letters joined, leetspeak and confusables
+mapped, words joined by ``_`` or capitals spaced apart, long letter runs read
+solid); for Chinese also traditional-to-simplified and spaced-out characters
+joined; and, when nothing matched, on what the content decodes to (base64, URL
+encoding, HTML entities, rot13, reversed). Offsets in a verdict always point
+into the caller's original string.
+
+The families are data (``rules.py``): tuples of :class:`Rule` (family, name,
+compiled regex, gate). Each targets a kind of phrasing and insists on the
+context that makes it an attack, so harmless uses of trigger words ("ignore the
+typo", "the system prompt builder lives in src/prompt.py") pass. Run time needs
+the standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from engine.models import ScanResult
+
+if TYPE_CHECKING:
+    from .learned import LearnedModel
+
+from .invisible import find_invisible, invisible_class, reveal_invisible, strip_invisible
+from .normalise import (
+    _deobfuscated_views, _normalised_view, _View, chinese_views, decoded_texts, long_runs, respaced_view,
+)
+from .status import MODEL_DIR, LearnedStatus
+from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, Rule
+
+__all__ = [
+    "MAX_CONTENT_CHARS",
+    "Rule",
+    "EN_RULES",
+    "SQUASHED_RULES",
+    "ZH_RULES",
+    "LearnedStatus",
+    "find_invisible",
+    "learned_status",
+    "learned_text",
+    "reload_learned",
+    "scan_rules",
+    "strip_invisible",
+    "invisible_class",
+    "reveal_invisible",
+    "scan_memory_content",
+    "_scan_memory_content",
+]
+
+_normalised_view = functools.lru_cache(maxsize=4)(_normalised_view)
+"""The rules and the learned layer read the same view of one content: build it once."""
+
+MAX_CONTENT_CHARS = 65536
+"""Longest content the scanner accepts; longer content is refused as ``too_large``."""
+
+_CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def _match_rules(
+    rules: tuple[Rule, ...], views: list[_View], use_gates: bool = True
+) -> Optional[tuple[Rule, re.Match[str], _View]]:
+    """The first rule (in table order) that matches one of the views."""
+    for rule in rules:
+        for view in views:
+            if use_gates and not rule.passes_gate(view.text):
+                continue
+            match = rule.regex.search(view.text)
+            if match:
+                return rule, match, view
+    return None
+
+
+def scan_memory_content(content: str) -> ScanResult:
+    """Scan content bound for memory; ``blocked=True`` means it must not be stored.
+
+    Order (first hit wins): too_large, invisible_unicode, en_injection,
+    zh_injection (the rules), then the learned layer.
+    """
+    result = scan_rules(content)
+    if result.blocked:
+        return result
+    return _scan_learned(content)
+
+
+def scan_rules(content: str) -> ScanResult:
+    """The rule layers alone: size, invisible characters, English and Chinese families."""
+    if not isinstance(content, str):
+        raise TypeError(f"content must be str, not {type(content).__name__}")
+    if len(content) > MAX_CONTENT_CHARS:
+        return ScanResult(
+            blocked=True,
+            reason="too_large",
+            family="size_limit",
+            pattern=f"content is {len(content)} characters; the limit is {MAX_CONTENT_CHARS}",
+            offset=MAX_CONTENT_CHARS,
+            layer="rules",
+        )
+
+    found = find_invisible(content)
+    if found is not None:
+        offset, codepoint, klass = found
+        return ScanResult(
+            blocked=True,
+            reason="invisible_unicode",
+            family=klass,
+            pattern=unicodedata.name(content[offset], f"unnamed {klass}"),
+            matched=f"⟨{codepoint}⟩",
+            codepoint=codepoint,
+            offset=offset,
+            layer="rules",
+        )
+
+    return _scan_patterns(content)
+
+
+def _scan_patterns(content: str, use_gates: bool = True, decode: bool = True) -> ScanResult:
+    """Steps 3 and 4: the English, then the Chinese pattern families; then the
+    same on whatever the content decodes to (base64, URL, HTML entities, rot13,
+    reversed), reported at the offset of the encoded span."""
+    view = _normalised_view(content)
+    deobfuscated, squashed = _deobfuscated_views(view)
+    views = [view] if deobfuscated is None else [view, deobfuscated]
+    respaced = respaced_view(content)
+    if respaced is not None:
+        views.append(respaced)
+
+    hit = _match_rules(EN_RULES + POISONING_RULES, views, use_gates)
+    if hit is None:
+        solid = ([squashed] if squashed is not None else []) + long_runs(view)
+        if solid:
+            hit = _match_rules(SQUASHED_RULES, solid, use_gates)
+    reason = "en_injection"
+    if hit is None and _CJK_RE.search(view.text):
+        zh_views = chinese_views(view)
+        hit = _match_rules(ZH_RULES + ZH_POISONING_RULES, zh_views, use_gates)
+        reason = "zh_injection"
+    if hit is None:
+        if decode:
+            for how, offset, text in decoded_texts(content):
+                inner = _scan_patterns(text, use_gates, decode=False)
+                if inner.blocked:
+                    return replace(inner, pattern=f"{inner.pattern} (decoded {how})", offset=offset)
+        return ScanResult(blocked=False)
+    rule, match, matched_view = hit
+    return ScanResult(
+        blocked=True,
+        reason=reason,
+        family=rule.family,
+        pattern=rule.name,
+        matched=match.group(),
+        offset=matched_view.offset(match.start()),
+        layer="rules",
+    )
+
+
+_scan_memory_content = scan_memory_content
+"""The spec's name for the write gate."""
+
+
+def learned_text(content: str) -> str:
+    """What the learned layer reads: the casefolded NFKC view the rules see."""
+    return _normalised_view(content).text
+
+
+
+_LEARNED: Optional[tuple[Optional["LearnedModel"], LearnedStatus]] = None
+
+
+def _learned() -> tuple[Optional["LearnedModel"], LearnedStatus]:
+    """The shipped model, loaded on first use (numpy and ~1 MB, a few ms) and kept."""
+    global _LEARNED
+    if _LEARNED is None:
+        from .learned import load_model
+
+        _LEARNED = load_model()
+    return _LEARNED
+
+
+def learned_status() -> LearnedStatus:
+    """Whether the learned layer is on, and if not why: ``stats`` and the app show it."""
+    return _learned()[1]
+
+
+def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
+    """Load the learned layer from ``folder`` (a missing or corrupt one turns the layer off)."""
+    from .learned import load_model
+
+    global _LEARNED
+    _LEARNED = load_model(folder)
+    return _LEARNED[1]
+
+
+def _scan_learned(content: str) -> ScanResult:
+    """The learned layer's verdict on content the rules passed."""
+    model, _ = _learned()
+    if model is None:
+        return ScanResult(blocked=False, layer="rules")
+    score, idx = model.score(learned_text(content))
+    score = round(score, 4)
+    if score < model.threshold:
+        return ScanResult(blocked=False, layer="learned", score=score, threshold=model.threshold)
+    top = tuple(model.top_ngrams(idx))
+    return ScanResult(
+        blocked=True,
+        reason="learned_injection",
+        family="learned",
+        pattern=f"score {score:.2f} >= threshold {model.threshold:.2f}",
+        matched=" · ".join(top) or None,
+        layer="learned",
+        score=score,
+        threshold=model.threshold,
+        top_ngrams=top,
+    )

@@ -1,0 +1,344 @@
+"""Normalised views of content for the rules, each with a map back to the original offsets."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import binascii
+import codecs
+import html
+import re
+import unicodedata
+import urllib.parse
+from typing import Optional
+
+
+class _View:
+    """A transformed copy of the content; ``origin[i]`` is the source offset of
+    ``text[i]`` (None means the identity map, the common ASCII case)."""
+
+    __slots__ = ("text", "origin")
+
+    def __init__(self, text: str, origin: Optional[list[int]] = None) -> None:
+        self.text = text
+        self.origin = origin
+
+    def offset(self, index: int) -> int:
+        if self.origin is None:
+            return index
+        return self.origin[min(index, len(self.origin) - 1)] if self.origin else 0
+
+    def origins(self) -> list[int]:
+        return list(range(len(self.text))) if self.origin is None else self.origin
+
+
+def _lookalike_table() -> dict[int, str]:
+    """One-to-one folds NFKC leaves alone: enclosed and squared letters (🅸, 🄸, 🇮),
+    small capitals (ɪɢɴᴏʀᴇ) and accented Latin letters (ïgnörë) to plain a-z."""
+    table: dict[int, str] = {}
+    for first in (0x1F130, 0x1F150, 0x1F170, 0x1F1E6):  # squared, negative circled, negative squared, regional
+        for k in range(26):
+            table[first + k] = chr(ord("a") + k)
+    for letter, small in zip("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘ\0ʀꜱᴛᴜᴠᴡ\0ʏᴢ"):
+        if small != "\0":
+            table[ord(small)] = letter
+    for cp in list(range(0xC0, 0x250)) + list(range(0x1E00, 0x1F00)):
+        base = unicodedata.normalize("NFD", chr(cp))[0]
+        if base != chr(cp) and base.isascii() and base.isalpha():
+            table[cp] = base.lower()
+    return table
+
+
+_LOOKALIKE = _lookalike_table()
+_JAMO_RE = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoining jamo compose under NFKC
+
+
+@functools.lru_cache(maxsize=8192)
+def _fold_char(ch: str) -> str:
+    return unicodedata.normalize("NFKC", ch).casefold().translate(_LOOKALIKE)
+_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def _normalised_view(content: str) -> _View:
+    """NFKC + casefold + look-alike folding, keeping for every output character its source offset.
+
+    NFKC folds full-width letters, ligatures, circled and mathematical letters
+    to plain ones; casefolding makes every rule case-insensitive; the look-alike
+    table folds what NFKC keeps (enclosed letters, small caps, accents), and
+    combining marks on Latin letters are dropped ("i̶g̶n̶o̶r̶e̶"). When nothing
+    changes the length (nearly always) the offsets are the identity.
+    """
+    if content.isascii():
+        return _View(content.lower())
+    if not _COMBINING_RE.search(content) and not _JAMO_RE.search(content):
+        if unicodedata.is_normalized("NFKC", content):
+            folded = content.casefold()
+            if len(folded) == len(content):
+                return _View(folded.translate(_LOOKALIKE))
+        # No marks to compose: fold character by character (memoised), which is
+        # what the general loop below computes, without its per-piece overhead.
+        pieces = [_fold_char(ch) for ch in content]
+        if all(len(piece) == 1 for piece in pieces):
+            return _View("".join(pieces))
+        origin = [i for i, piece in enumerate(pieces) for _ in piece]
+        return _View("".join(pieces), origin)
+    out: list[str] = []
+    origin: list[int] = []
+    start = 0
+    # Normalise each base character together with the combining marks after it,
+    # so "e" + U+0301 composes to "é" as whole-string NFKC would.
+    for i in range(1, len(content) + 1):
+        if i < len(content) and unicodedata.combining(content[i]):
+            continue
+        piece = unicodedata.normalize("NFKC", content[start:i]).casefold()
+        if len(piece) > 1 and piece[0].isascii():
+            piece = _COMBINING_RE.sub("", piece)
+        piece = piece.translate(_LOOKALIKE)
+        out.append(piece)
+        origin.extend([start] * len(piece))
+        start = i
+    return _View("".join(out), origin)
+
+
+# Words that obfuscation is worth undoing for. A suspicious token ("1gn0re",
+# "ig-nore", "pr3v10us") is rewritten only when its clean form is one of these.
+_TRIGGER_WORDS = frozenset(
+    """
+    ignore ignoring disregard forget override bypass previous prior above all any every everything
+    instruction instructions rule rules prompt prompts system developer mode jailbreak jailbroken
+    pretend act roleplay reveal print show repeat output password passwords secret secrets api key keys
+    credential credentials token tokens unrestricted unfiltered uncensored dan now you your are new
+    task guidelines safety filter filters restrictions user tell hide do not anything from on
+    """.split()
+)
+# Where a token is suspicious: a letter next to a digit or sign ("1gn0re"),
+# punctuation between letters ("ig-nore"), or Latin next to a Cyrillic, Greek
+# or Armenian look-alike ("іgnоrе"; such tokens are always rewritten).
+_SUSPICIOUS_RE = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]|[a-z][\-_.*·'`~^|+]+[a-z]")
+_MIXED_SCRIPT_RE = re.compile(r"[a-z][\u0370-\u058f]|[\u0370-\u058f][a-z]")
+_TOKEN_END_RE = re.compile(r"\S*")
+_INNER_PUNCT = "-_.*·'`~^|+"
+_LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+_LEET_I = str.maketrans({**_LEET, "1": "i"})  # "1" reads as "i" or as "l"
+_LEET_L = str.maketrans({**_LEET, "1": "l"})
+_CONFUSABLE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ո": "n", "α": "a", "ε": "e", "ι": "i", "κ": "k",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "ν": "v", "χ": "x", "г": "r",
+})
+# Letters split by separators: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e".
+# Three or more single letters in a row joined by the same short separator; a
+# wider gap ("i g n o r e  a l l") ends the run, so word breaks survive.
+_SPLIT_RUN_RE = re.compile(
+    r"[^\W\d_](?<![^\W\d_][^\W\d_])(?P<sep>[ .\-_*+/|,:~'`]{1,2})(?:[^\W\d_](?P=sep))+[^\W\d_](?![^\W\d_])"
+)
+
+
+def _is_trigger(word: str) -> bool:
+    return word in _TRIGGER_WORDS or word.rstrip("s") in _TRIGGER_WORDS
+
+
+def _clean_token(token: str) -> str:
+    """A token with inner punctuation dropped, leetspeak and look-alikes mapped.
+
+    A "1" becomes "l" when that spells a trigger word ("ru1es"), else "i".
+    """
+    core = "".join(ch for ch in token if ch not in _INNER_PUNCT).translate(_CONFUSABLE)
+    as_i = core.translate(_LEET_I)
+    if "1" in core and not _is_trigger(as_i):
+        as_l = core.translate(_LEET_L)
+        if _is_trigger(as_l):
+            return as_l
+    return as_i
+
+
+def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
+    """(de-obfuscated view, squashed view) of a normalised view; each may be None.
+
+    The de-obfuscated view exists only when something was undone. The squashed
+    view (letters only) exists only when letters were split apart, for
+    "i g n o r e a l l p r e v i o u s" where no wider gap marks word breaks.
+    Both are used for matching only.
+    """
+    text = view.text
+    edits: list[tuple[int, int, str, list[int]]] = []  # (start, end, replacement, its origins)
+    had_split = False
+    for match in _SPLIT_RUN_RE.finditer(text):
+        had_split = True
+        keep = [j for j in range(match.start(), match.end()) if text[j].isalpha()]
+        edits.append((match.start(), match.end(), "".join(text[j] for j in keep), keep))
+    for regex, always in ((_SUSPICIOUS_RE, False), (_MIXED_SCRIPT_RE, True)):
+        done = -1
+        for match in regex.finditer(text):
+            if match.start() < done:  # same token as the previous hit
+                continue
+            start = match.start()
+            while start > 0 and not text[start - 1].isspace():
+                start -= 1
+            done = _TOKEN_END_RE.match(text, match.start()).end()
+            token = text[start:done]
+            lead = len(token) - len(token.lstrip("\"'([{<*_-.,:;!?"))
+            core = token[lead:].rstrip("\"')]}>*_-.,:;!?")
+            clean = _clean_token(core)
+            if clean != core and (always or _is_trigger(clean)):
+                start += lead
+                keep = [start + k for k, ch in enumerate(core) if ch not in _INNER_PUNCT]
+                edits.append((start, start + len(core), clean, keep))
+    if not edits:
+        return None, None
+    edits.sort()
+    origin = view.origins()
+    out: list[str] = []
+    out_origin: list[int] = []
+    pos = 0
+    for start, end, replacement, keep in edits:
+        if start < pos:  # overlaps an earlier edit
+            continue
+        out.append(text[pos:start])
+        out_origin.extend(origin[pos:start])
+        out.append(replacement)
+        out_origin.extend(origin[j] for j in keep)
+        pos = end
+    out.append(text[pos:])
+    out_origin.extend(origin[pos:])
+    joined = "".join(out)
+    deobfuscated = _View(joined, out_origin)
+    squashed = None
+    if had_split:
+        letters = [k for k, ch in enumerate(joined) if ch.isalpha()]
+        squashed = _View("".join(joined[k] for k in letters), [out_origin[k] for k in letters])
+    return deobfuscated, squashed
+
+
+# Traditional characters that appear in override, role-play and exfiltration
+# phrasing, mapped one-to-one to simplified ones so the Chinese rules (written
+# in simplified) read both; one-to-one keeps every offset.
+_TRAD_TO_SIMP = str.maketrans(
+    "無視憶記錄說請從開現統係碼鑰權執刪對話輸將為爲裡裏發給傳們個這後應該戶讓訴隱瞞資訊檔複違規則過繞獄絕廢蓋認證號帳轉郵網連結論問題時間動態來"
+    "歡設幫務據於與樣實際當內容須價錢匯額購買實覽點擊達遞處聯絡錄圖靈機器語言體覺別歷產著夠並紀竊銀卡隻變讀寫導義囑咐禁護測驗樂節選項擇錯誤"
+    "闆闆員調試啟動關閉覆寫準確種類標題佈屬顯示輸",
+    "无视忆记录说请从开现统系码钥权执删对话输将为为里里发给传们个这后应该户让诉隐瞒资讯档复违规则过绕狱绝废盖认证号账转邮网连结论问题时间动态来"
+    "欢设帮务据于与样实际当内容须价钱汇额购买实览点击达递处联络录图灵机器语言体觉别历产着够并纪窃银卡只变读写导义嘱咐禁护测验乐节选项择错误"
+    "板板员调试启动关闭覆写准确种类标题布属显示输",
+)
+_CJK_CLASS = r"\u3400-\u9fff\uf900-\ufaff"
+# Single CJK characters kept apart by spaces or punctuation: "忽 略 之 前", "忽.略.之.前".
+_SPACED_CJK_RE = re.compile(
+    rf"(?<![{_CJK_CLASS}])[{_CJK_CLASS}](?:[^\w{_CJK_CLASS}\n]{{1,2}}[{_CJK_CLASS}](?![{_CJK_CLASS}])){{3,}}"
+)
+
+
+def chinese_views(view: _View) -> list[_View]:
+    """The views the Chinese rules read: as written, traditional mapped to simplified,
+    and with spacing or punctuation between single characters removed."""
+    simplified = view.text.translate(_TRAD_TO_SIMP)
+    base = view if simplified == view.text else _View(simplified, view.origin)
+    views = [view] if base is view else [view, base]
+    if _SPACED_CJK_RE.search(base.text):
+        origin = base.origins()
+        keep = [i for i, ch in enumerate(base.text) if not _in_spaced_run(base.text, i)]
+        views.append(_View("".join(base.text[i] for i in keep), [origin[i] for i in keep]))
+    return views
+
+
+def _in_spaced_run(text: str, i: int) -> bool:
+    """Is text[i] a separator inside a run of spaced single CJK characters?"""
+    ch = text[i]
+    if ch.isalnum() or "\u3400" <= ch <= "\u9fff":
+        return False
+    for match in _SPACED_CJK_RE.finditer(text):
+        if match.start() < i < match.end():
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------
+# Separators inside words, and words run together
+# --------------------------------------------------------------------------
+
+# Three or more words joined by underscores or capitals: "ignore_all_previous", "IgnoreAllPrevious".
+_JOINED_WORDS_RE = re.compile(r"[A-Za-z]+_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z]+[A-Z][a-z]+[A-Z][a-z]")
+_LONG_RUN_RE = re.compile(r"[a-z]{18,}")
+
+
+def respaced_view(content: str) -> Optional[_View]:
+    """``ignore_all_previous`` and ``IgnoreAllPrevious`` with the words spaced apart
+    (lower-cased), or None when the content has no such joins."""
+    if not _JOINED_WORDS_RE.search(content):
+        return None
+    out: list[str] = []
+    origin: list[int] = []
+    for i, ch in enumerate(content):
+        if ch == "_":
+            ch = " "
+        elif ch.isupper() and i and content[i - 1].islower():
+            out.append(" ")
+            origin.append(i)
+        out.append(ch.lower())
+        origin.append(i)
+    return _View("".join(out), origin)
+
+
+def long_runs(view: _View) -> list[_View]:
+    """Runs of 18+ letters with no space ("ignoreallpreviousinstructions"), each as a view."""
+    origin = view.origins() if _LONG_RUN_RE.search(view.text) else []
+    return [_View(m.group(), origin[m.start():m.end()]) for m in _LONG_RUN_RE.finditer(view.text)]
+
+
+# --------------------------------------------------------------------------
+# Encodings: base64, URL, HTML entities, rot13, reversed text
+# --------------------------------------------------------------------------
+
+_BASE64_RE = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_URL_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
+_WORD_SPLIT_RE = re.compile(r"[a-z]+")
+_MAX_DECODED = 16
+_MAX_WORD_SCAN = 8192
+
+
+def _trigger_count(text: str) -> int:
+    return sum(1 for w in _WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower()) if w in _TRIGGER_WORDS)
+
+
+def _reads_as_text(data: bytes) -> Optional[str]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(ch.isprintable() or ch in "\n\t" for ch in text)
+    return text if text and printable >= 0.9 * len(text) and re.search(r"[^\W\d_]{2,}", text) else None
+
+
+def decoded_texts(content: str) -> list[tuple[str, int, str]]:
+    """(encoding, offset of the encoded span, decoded text) for every encoding that
+    decodes to readable text, so the rules can read what a model would decode.
+    rot13 and reversed text count only when the result has more trigger words."""
+    out: list[tuple[str, int, str]] = []
+    if "&" in content and ";" in content:
+        unescaped = html.unescape(content)
+        if unescaped != content:
+            out.append(("html_entities", 0, unescaped))
+    if "%" in content and _URL_ESCAPE_RE.search(content):
+        unquoted = urllib.parse.unquote(content)
+        if unquoted != content:
+            out.append(("url_encoding", 0, unquoted))
+    for match in list(_BASE64_RE.finditer(content))[:_MAX_DECODED]:
+        chunk = match.group().rstrip("=")
+        if chunk.isalpha() and (chunk.islower() or chunk.isupper()):
+            continue  # a long plain word, not base64
+        try:
+            data = base64.b64decode(chunk + "=" * (-len(chunk) % 4), altchars=b"-_" if "-" in chunk or "_" in chunk
+                                    else None, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        text = _reads_as_text(data)
+        if text:
+            out.append(("base64", match.start(), text))
+    if re.search(r"[a-zA-Z]{3}", content[:_MAX_WORD_SCAN]):
+        here = _trigger_count(content)
+        for how, text in (("rot13", codecs.encode(content[:_MAX_WORD_SCAN], "rot13")),
+                          ("reversed", content[:_MAX_WORD_SCAN][::-1])):
+            if _trigger_count(text) >= max(2, here + 2):
+                out.append((how, 0, text))
+    return out
