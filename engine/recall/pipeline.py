@@ -249,7 +249,7 @@ async def run_pipeline(
     # stage 1: BM25 and query embedding concurrently, then the vector scan
     async def lexical_path():
         t0 = time.perf_counter()
-        hits = await cpu(bm25_candidates, lexical, prepared.tokens, pool, include_superseded)
+        hits = await cpu(bm25_candidates, lexical, prepared.content, pool, include_superseded)
         timings["bm25"] = _ms(t0)
         return hits
 

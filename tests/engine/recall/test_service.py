@@ -68,13 +68,14 @@ async def test_path_absent_is_null(store, make_service):
     assert vec_only and all(h["bm25"]["score"] is None and h["vector"]["rank"] for h in vec_only)
 
 
-async def test_gate_drops_bm25_only_stop_word_hits(store, make_service):
+async def test_gate_drops_bm25_only_low_idf_hits(store, make_service):
     await seed(store)
     svc = await make_service()
-    res = await svc.recall("the zebra", overrides={"memory.poolSize": 1})
+    # "project" is in 2 of 6 memories: idf log(4.5/2.5) = 0.59 < memory.gateMinIdf 1.0
+    res = await svc.recall("the project zebra", overrides={"memory.poolSize": 1})
     gated = [d for d in res.dropped if d.stage == "gate"]
     assert gated, res.to_dict()
-    assert all("stop word" in d.reason for d in gated)
+    assert all("project (idf 0.59 < 1.00)" in d.reason for d in gated)
     assert all(d.key for d in gated)  # shown with its key
     kept = {h.id for h in res.results}
     assert not kept & {d.id for d in gated}
