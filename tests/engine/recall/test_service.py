@@ -51,7 +51,9 @@ async def test_result_contract(store, make_service):
     assert top["rerank"]["status"] == "disabled" and top["rerank"]["score"] is None
     assert set(top["gate"]) == {"passed", "reason"} and top["gate"]["passed"]
     assert top["decay"]["factor"] == 1.0 and top["decay"]["effective_importance"] == pytest.approx(0.5)
-    assert top["final"] == pytest.approx(top["rrf"] * 0.5)
+    blend = d["settings"]["memory.importanceBlend"]
+    assert top["decay"]["multiplier"] == pytest.approx(1 - blend + blend * 0.5)
+    assert top["final"] == pytest.approx(top["rrf"] * top["decay"]["multiplier"])
     assert [r["rank"] for r in d["results"]] == list(range(1, len(d["results"]) + 1))
     assert d["settings"]["memory.rrfK"] == 60 and d["settings"]["dry"] is True
     assert {"tokenize", "bm25", "embed", "vector", "fusion", "gate", "rerank", "decay", "total"} <= set(d["timings_ms"])
@@ -113,7 +115,7 @@ async def test_superseded_working_archival(store, make_service):
     assert old.id not in ids and work.id not in ids and arch.id in ids and live.id in ids
     by = {h.id: h for h in res.results}
     assert by[arch.id].decay.archival_weight == 0.5 and by[live.id].decay.archival_weight == 1.0
-    assert by[arch.id].final == pytest.approx(by[arch.id].rrf * 0.5 * 0.5)
+    assert by[arch.id].final == pytest.approx(by[arch.id].rrf * by[arch.id].decay.multiplier * 0.5)
     res = await svc.recall("berlin", include_superseded=True, now=NOW)
     assert old.id in res.hit_ids and work.id not in res.hit_ids
     assert res.results[[h.id for h in res.results].index(old.id)].superseded_by == new.id
