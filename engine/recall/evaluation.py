@@ -174,12 +174,12 @@ def _shared_factories(embedder_factory, reranker_factory):
     """One embedder and one reranker per model for the whole run (fresh stores per
     question must not mean fresh worker threads per question)."""
     from .embedder import default_embedder_factory
-    from .rerank import Reranker
+    from .rerank import make_reranker
 
     embedders: dict = {}
     rerankers: dict = {}
     make_e = embedder_factory or default_embedder_factory
-    make_r = reranker_factory or Reranker
+    make_r = reranker_factory or make_reranker
 
     def embedder(name):
         if name not in embedders:

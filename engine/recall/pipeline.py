@@ -24,6 +24,7 @@ from .fusion import Fused, rrf_fuse
 from .lexical import LexicalHits, LexicalIndex
 from .rerank import (
     DISABLED,
+    FAILED,
     RERANKED,
     RerankOutcome,
     Reranker,
@@ -393,7 +394,14 @@ async def run_pipeline(
     )
     timings["rerank"] = _ms(t)
     if outcome.status not in (RERANKED, DISABLED, "empty"):
-        result.notices.append(Notice("rerank_unavailable", f"rerank {outcome.status}: {outcome.reason}; RRF order kept"))
+        # a reranker that cannot load stays failed until memory.rerankModel changes:
+        # say so on the first recall, not on every one (each hit still carries the reason)
+        lasting = reranker is not None and reranker.status == FAILED
+        if not (lasting and reranker.failure_reported):
+            result.notices.append(Notice("rerank_unavailable",
+                                         f"rerank {outcome.status}: {outcome.reason}; RRF order kept"))
+        if lasting:
+            reranker.failure_reported = True
     if outcome.filter_skipped:
         result.notices.append(Notice(
             "min_score_filter_skipped",

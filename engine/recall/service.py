@@ -38,7 +38,7 @@ from .embedder import Embedder, EmbeddingModelError, EmbeddingTimeout
 from .episodes import EpisodeIndex, EpisodeSearchResult
 from .lexical import SUPERSEDED, LexicalIndex
 from .pipeline import prepare_query, run_pipeline
-from .rerank import Reranker
+from .rerank import Reranker, make_reranker
 from .results import Notice, RecallResult
 from .tokenize import entry_text, index_tokens
 from .vectors import VectorIndex, decode_rows, queue_reembed, write_vectors
@@ -114,7 +114,7 @@ class RecallService:
         self.store = store
         self.settings = settings
         self._embedder_factory = embedder_factory or emb.default_embedder_factory
-        self._reranker_factory = reranker_factory or Reranker
+        self._reranker_factory = reranker_factory or make_reranker
         self._use_snapshot = snapshot and str(store.path) != ":memory:"
         self._snapshot_min = snapshot_min_entries
         self.lexical = LexicalIndex()
