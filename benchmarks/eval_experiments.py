@@ -145,13 +145,15 @@ def main():
     ap.add_argument("--cache", default=".eval-cache")
     ap.add_argument("--out", default="eval-experiments.json")
     ap.add_argument("--skip-vectors", action="store_true")
+    ap.add_argument("--skip-lexical", action="store_true")
+    ap.add_argument("--sets", nargs="+", default=["lme", "scifact"])
     args = ap.parse_args()
     sets = load_sets()
     report: dict = {"lexical": {}, "fusion": {}}
     toks = tokenizers()
     best_tok = {}
     cache_tok: dict = {}
-    for name, data in sets.items():
+    for name, data in ([] if args.skip_lexical else sets.items()):
         depth = 10
         for tname, tk in toks.items():
             rows = []
@@ -188,15 +190,26 @@ def main():
         "decay: blend 0.2": dict(w_bm=1.5, conf=1.0, floor=0.0, blend=0.2),
         "decay: blend 0.1": dict(w_bm=1.5, conf=1.0, floor=0.0, blend=0.1),
         "old default with spec decay": dict(blend=1.0),
+        "confidence 3": dict(conf=3.0),
+        "bm25 1.5, confidence 3": dict(w_bm=1.5, conf=3.0),
+        "bm25 2, confidence 2": dict(w_bm=2.0, conf=2.0),
+        "bm25 1.5, confidence 1, blend 0.1": dict(w_bm=1.5, conf=1.0, blend=0.1),
+        "bm25 1.5, confidence 3, blend 0.1": dict(w_bm=1.5, conf=3.0, blend=0.1),
+        "bm25 1.5, confidence 3, blend 0.05": dict(w_bm=1.5, conf=3.0, blend=0.05),
+        "bm25 2, confidence 2, blend 0.1": dict(w_bm=2.0, conf=2.0, blend=0.1),
+        "bm25 1.5, confidence 3, floor -0.05, blend 0.1": dict(w_bm=1.5, conf=3.0, floor=-0.05, blend=0.1),
     }
     for name, data in sets.items():
+        if name not in args.sets:
+            continue
         doc_vecs: dict = {}
         rows = {c: [] for c in ["bm25", "vector", *candidates]}
         doc_tok: dict = {}
         for n, (query, texts, ids, gold, age) in enumerate(data):
             key = id(texts)
             if key not in doc_vecs:
-                doc_vecs = {key: emb.encode_sync(texts, 64)}
+                doc_vecs = {key: np.concatenate([emb.encode_sync(texts[i:i + 512], 64)
+                                                 for i in range(0, len(texts), 512)])}
                 doc_tok = {key: bm25_index([tk(t) for t in texts])}
                 cache.save()
             qv = emb.encode_sync([query])[0]
@@ -214,6 +227,7 @@ def main():
             print(name, c, r, flush=True)
     report["configurations_tried"] = len(candidates)
     Path(args.out).write_text(json.dumps(report, indent=1))
+    cache.save()
 
 
 if __name__ == "__main__":

@@ -42,17 +42,22 @@ class VectorCache:
             for t, v in zip(texts, mat):
                 self._vecs[_key(t)] = v
             self._dirty += len(texts)
-            if self._dirty >= 2000:
-                self.save()
+            due = self._dirty >= 2000
+        if due:
+            self.save()
 
     def save(self) -> None:
+        """Write the cache, keeping what another run saved to the same file meanwhile."""
         with self._lock:
             if not self._dirty or not self._vecs:
                 return
+            if self.path.exists():
+                with np.load(self.path) as data:
+                    for k, v in zip(data["keys"], data["vecs"]):
+                        self._vecs.setdefault(str(k), v)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            keys = np.array(list(self._vecs))
-            tmp = self.path.with_suffix(".tmp.npz")
-            np.savez(tmp, keys=keys, vecs=np.stack(list(self._vecs.values())))
+            tmp = self.path.with_suffix(f".{threading.get_ident()}.tmp.npz")
+            np.savez(tmp, keys=np.array(list(self._vecs)), vecs=np.stack(list(self._vecs.values())))
             tmp.replace(self.path)
             self._dirty = 0
 
