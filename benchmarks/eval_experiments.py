@@ -15,13 +15,17 @@ import ast
 import json
 import math
 import re
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
 
+from engine.models import MemoryEntry
 from engine.recall.evaluation import dedupe, query_metrics
-from engine.recall.lexical import LexicalIndex
+from engine.recall.fusion import rrf_fuse
+from engine.recall.lexical import LexicalHits, LexicalIndex
+from engine.recall.pipeline import above_floor, bm25_weight, decay_weight
+from engine.recall.vectors import VectorHits
 from engine.recall.tokenize import ENGLISH_STOP_WORDS, STOP_WORDS, entry_text, tokenize
 
 from engine.recall.eval_cache import CachedEmbedder, VectorCache
@@ -118,26 +122,29 @@ def evaluate(rows):
 
 
 def rrf(bm, cos, pool, k=60, w_bm=1.0, w_vec=1.0, floor=None, conf=0.0, age=None, blend=None):
-    """Fused order of doc indexes: weighted RRF over two pools."""
-    nb = np.flatnonzero(bm > 0) if False else np.argsort(-bm, kind="stable")[:pool]
-    nb = [i for i in nb if bm[i] != 0]
+    """Fused order of doc indexes, by the pipeline's own fusion functions (no gate,
+    no fetch). Decay as in a store whose entries keep the default importance 0.5,
+    were never accessed, and date from `age` days before the question."""
+    nb = [i for i in np.argsort(-bm, kind="stable")[:pool] if bm[i] != 0]
     nv = np.argsort(-cos, kind="stable")[:pool]
+    lex = LexicalHits([str(i) for i in nb], bm[nb], [], [])
+    vec = VectorHits([str(i) for i in nv], cos[nv].astype(np.float32))
     if floor is not None:
-        nv = [i for i in nv if cos[i] >= floor]
-    if conf and len(nb) >= 2:
-        s1, s2 = bm[nb[0]], bm[nb[1]]
-        gap = (s1 - s2) / s1 if s1 > 0 else 0.0
-        w_bm = w_bm * (1 + conf * gap)
-    score: dict[int, float] = {}
-    for r, i in enumerate(nb, 1):
-        score[i] = score.get(i, 0) + w_bm / (k + r)
-    for r, i in enumerate(nv, 1):
-        score[i] = score.get(i, 0) + w_vec / (k + r)
-    if blend is not None and age is not None:  # default importance 0.5, never accessed, 30-day half-life
+        vec = above_floor(vec, floor)
+    weights = {"bm25": bm25_weight(lex, w_bm, conf), "vector": w_vec}
+    fused = rrf_fuse({"bm25": lex.ids, "vector": vec.ids}, k, weights)
+    score = {int(f.id): f.rrf for f in fused}
+    if blend is not None and age is not None:
         for i in score:
-            eff = 0.5 * 0.5 ** (age[i] / 30.0)
-            score[i] *= (1 - blend) + blend * eff
+            score[i] *= decay_weight(_aged(age[i]), NOW, 30.0, 1.0, blend).multiplier
     return sorted(score, key=lambda i: -score[i])
+
+
+NOW = datetime(2024, 1, 1, tzinfo=timezone.utc)
+
+
+def _aged(days: float) -> MemoryEntry:
+    return MemoryEntry(key="x", content="x", last_accessed=NOW - timedelta(days=float(days)))
 
 
 def main():

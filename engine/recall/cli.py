@@ -16,7 +16,7 @@ def register(add) -> None:
     p.add_argument("--dry", action="store_true", help="do not count the hits as accesses")
     p.add_argument("--include-superseded", action="store_true")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="try a knob for this query")
-    p = add("eval", cmd_eval, "recall quality: bm25, vector, hybrid, hybrid+rerank side by side")
+    p = add("eval", cmd_eval, "recall quality: bm25, vector, hybrid, hybrid (decay off), hybrid+rerank side by side")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--longmemeval", metavar="FILE")
     source.add_argument("--beir", metavar="DIR")
