@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import math
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
