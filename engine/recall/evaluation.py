@@ -4,12 +4,15 @@
     await run_beir(folder, split="test", limit=None, overrides=None)
 
 Both return {method: {"recall@1", "recall@5", "recall@10", "mrr", "ndcg@10", "queries"}}
-for method in bm25 | vector | hybrid | hybrid+rerank, plus "_meta" (dataset, timing,
-what was skipped, and what the reranker actually did). Methods:
+for method in bm25 | vector | hybrid | hybrid (decay off) | hybrid+rerank, plus
+"_meta" (dataset, timing, what was skipped, what the reranker actually did, the
+settings used and the git revision measured). Methods:
 
 * bm25: the lexical candidate list alone; vector: the vector list alone;
-* hybrid: the full recall pipeline (RRF, token gate, forgetting curve) with
-  memory.rerankEnabled false;
+* hybrid: the full recall pipeline as shipped (RRF, token gate, forgetting
+  curve) with memory.rerankEnabled false;
+* hybrid (decay off): the same with memory.importanceBlend 0, so the forgetting
+  curve does not act;
 * hybrid+rerank: the same with memory.rerankEnabled true. With the configured hub
   model and no network the reranker cannot load: the pipeline then keeps RRF order,
   and `_meta.rerank` says so (statuses counted per query). Point
@@ -21,18 +24,23 @@ session (or per turn with granularity="turn"); gold = answer_session_ids; ranks
 are over sessions (turn hits are mapped to their session, first occurrence
 wins). Abstention questions (question_id ending in "_abs") have no gold
 session and are skipped (counted in `_meta`). Entry keys are neutral ("session
-12"), never the dataset's session ids, which would leak the answer.
+12"), never the dataset's session ids, which would leak the answer. Each entry
+is dated by the dataset (`haystack_dates`: created, updated and last accessed
+then) and each question is asked at its `question_date`, so the forgetting curve
+acts as it would in a user's store. BEIR has no dates: its entries are dated
+"now" and decay is uniform.
 """
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import json
 import math
+import subprocess
 import tempfile
 import time
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
@@ -40,7 +48,8 @@ from ..models import InvalidValue, MemoryEntry, utcnow
 from ..store import Store
 from .pipeline import prepare_query
 
-METHODS = ("bm25", "vector", "hybrid", "hybrid+rerank")
+METHODS = ("bm25", "vector", "hybrid", "hybrid (decay off)", "hybrid+rerank")
+DECAY_OFF = {"memory.importanceBlend": 0.0}
 KS = (1, 5, 10)
 
 
@@ -89,13 +98,16 @@ class _Accumulator:
 
 
 async def _evaluate_queries(svc, queries, unit_of: dict[str, str], depth: int, overrides: dict,
-                            acc: _Accumulator, qtype_of: Optional[dict[str, str]] = None) -> None:
-    """queries: (qid, text, gold {unit: gain}); unit_of maps entry id -> evaluated unit."""
+                            acc: _Accumulator, qtype_of: Optional[dict[str, str]] = None,
+                            now: Optional[datetime] = None) -> None:
+    """queries: (qid, text, gold {unit: gain}); unit_of maps entry id -> evaluated unit;
+    now: when the questions are asked (the forgetting curve's "now")."""
     # each path must offer at least `depth` candidates (the service's settings already hold `overrides`)
     pool = max(int(svc.settings.get("memory.poolSize")), depth)
     hybrid_over = {**overrides, "memory.poolSize": pool, "memory.rerankEnabled": False}
+    decay_off = {**hybrid_over, **DECAY_OFF}
     rerank_over = {**overrides, "memory.poolSize": pool, "memory.rerankEnabled": True}
-    now = utcnow()
+    now = now or utcnow()
     for qid, text, gold in queries:
         try:
             prepared = prepare_query(text)
@@ -109,6 +121,8 @@ async def _evaluate_queries(svc, queries, unit_of: dict[str, str], depth: int, o
         res = await svc.recall(text, limit=depth, overrides=hybrid_over, now=now)
         acc.modes[res.mode] += 1
         ranked["hybrid"] = dedupe(unit_of[h.id] for h in res.results)
+        res = await svc.recall(text, limit=depth, overrides=decay_off, now=now)
+        ranked["hybrid (decay off)"] = dedupe(unit_of[h.id] for h in res.results)
         res = await svc.recall(text, limit=depth, overrides=rerank_over, now=now)
         ranked["hybrid+rerank"] = dedupe(unit_of[h.id] for h in res.results)
         # what the reranker did for this query: the status of the best result (the head)
@@ -160,12 +174,12 @@ def _shared_factories(embedder_factory, reranker_factory):
     """One embedder and one reranker per model for the whole run (fresh stores per
     question must not mean fresh worker threads per question)."""
     from .embedder import default_embedder_factory
-    from .rerank import Reranker
+    from .rerank import make_reranker
 
     embedders: dict = {}
     rerankers: dict = {}
     make_e = embedder_factory or default_embedder_factory
-    make_r = reranker_factory or Reranker
+    make_r = reranker_factory or make_reranker
 
     def embedder(name):
         if name not in embedders:
@@ -190,6 +204,47 @@ def _settings(overrides: Optional[dict]):
     from ..config import Settings
 
     return Settings.defaults().override(overrides or {})
+
+
+def git_revision() -> str:
+    """The commit of the code being measured ("+dirty" with uncommitted changes), or "unknown"."""
+    here = Path(__file__).resolve().parent
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
+                             timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (rev + ("+dirty" if dirty else "")) if rev else "unknown"
+
+
+def _run_meta(settings) -> dict[str, Any]:
+    """What every evaluation JSON records about how it was made."""
+    return {"git_revision": git_revision(), "settings": settings.as_dict()}
+
+
+LME_DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"
+
+
+def lme_date(value: Any, where: str) -> datetime:
+    """A LongMemEval date ('2023/05/20 (Sat) 07:47', taken as UTC) or a clear error naming where it is."""
+    try:
+        return datetime.strptime(str(value), LME_DATE_FORMAT).replace(tzinfo=timezone.utc)
+    except ValueError:
+        raise InvalidValue(f"{where}: {value!r} is not a LongMemEval date like '2023/05/20 (Sat) 07:47'") from None
+
+
+def _question_dates(q: dict, n: int, path: Path) -> tuple[Optional[datetime], list[Optional[datetime]]]:
+    """(question date, one date per session); all None when the file has no dates."""
+    qid = q.get("question_id")
+    dates = q.get("haystack_dates")
+    if dates is None and q.get("question_date") is None:
+        return None, [None] * n
+    if not isinstance(dates, list) or len(dates) != n:
+        raise InvalidValue(f"{path}: question {qid}: haystack_dates must list one date per session ({n})")
+    now = lme_date(q.get("question_date"), f"{path}: question {qid}: question_date")
+    return now, [lme_date(d, f"{path}: question {qid}: haystack_dates[{i}]") for i, d in enumerate(dates)]
 
 
 # ---- LongMemEval -------------------------------------------------------------------
@@ -232,19 +287,24 @@ async def run_longmemeval(
     # a turn-level run retrieves more units so that ten distinct sessions remain after mapping
     doc_depth = depth if granularity == "session" else depth * 5
     embedder_factory, reranker_factory, release = _shared_factories(embedder_factory, reranker_factory)
+    undated = 0
     with tempfile.TemporaryDirectory(prefix="echo-lme-") as tmp:
         for n, q in enumerate(questions, start=1):
+            asked, dates = _question_dates(q, len(q["haystack_sessions"]), path)
+            undated += asked is None
             store = await Store.open(Path(tmp) / f"q{n}.db")
             unit_of: dict[str, str] = {}
             entries = []
             for si, (sid, turns) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"])):
+                when = {} if dates[si] is None else {
+                    "created_at": dates[si], "updated_at": dates[si], "last_accessed": dates[si]}
                 if granularity == "session":
-                    e = MemoryEntry(key=f"session {si}", content=_session_text(turns))
+                    e = MemoryEntry(key=f"session {si}", content=_session_text(turns), **when)
                     entries.append(e)
                     unit_of[e.id] = sid
                 else:
                     for ti, turn in enumerate(turns):
-                        e = MemoryEntry(key=f"session {si} turn {ti}", content=_session_text([turn]))
+                        e = MemoryEntry(key=f"session {si} turn {ti}", content=_session_text([turn]), **when)
                         entries.append(e)
                         unit_of[e.id] = sid
             svc, seconds = await _index(store, entries, settings, embedder_factory, reranker_factory, acc)
@@ -252,7 +312,7 @@ async def run_longmemeval(
             docs += len(entries)
             gold = {sid: 1.0 for sid in q["answer_session_ids"]}
             await _evaluate_queries(svc, [(q["question_id"], q["question"], gold)], unit_of, doc_depth,
-                                    dict(overrides or {}), acc, {q["question_id"]: q["question_type"]})
+                                    dict(overrides or {}), acc, {q["question_id"]: q["question_type"]}, asked)
             await svc.close(release_models=False)
             await store.close()
             if progress:
@@ -271,14 +331,29 @@ async def run_longmemeval(
         "recall_modes": dict(acc.modes),
         "rerank": _rerank_meta(acc, settings),
         "hybrid_by_question_type": {t: average(r) for t, r in sorted(acc.by_type.items())},
+        "dates": ("haystack_dates, asked at question_date" if not undated else
+                  f"{undated} question(s) without dates: their entries are dated now, so decay is uniform"),
+        **_run_meta(settings),
     }
     return out
 
 
 # ---- BEIR --------------------------------------------------------------------------
 def _read_jsonl(path: Path) -> list[dict]:
+    """Objects with an _id, one per line; a bad line is an error naming it."""
+    out = []
     with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError as exc:
+                raise InvalidValue(f"{path}: line {n}: not JSON ({exc.msg})") from None
+            if not isinstance(obj, dict) or "_id" not in obj:
+                raise InvalidValue(f"{path}: line {n}: expected an object with an _id")
+            out.append(obj)
+    return out
 
 
 async def run_beir(
@@ -304,10 +379,16 @@ async def run_beir(
     qrels: dict[str, dict[str, float]] = {}
     with open(folder / "qrels" / f"{split}.tsv", encoding="utf-8") as fh:
         reader = csv.reader(fh, delimiter="\t")
-        for row in reader:
+        for n, row in enumerate(reader, start=1):
             if len(row) < 3 or row[0] in ("query-id", "query_id"):
                 continue
-            qrels.setdefault(str(row[0]), {})[str(row[1])] = float(row[2])
+            try:
+                gain = float(row[2])
+            except ValueError:
+                raise InvalidValue(f"{folder / 'qrels' / f'{split}.tsv'}: line {n}: score {row[2]!r} is not a number") from None
+            qrels.setdefault(str(row[0]), {})[str(row[1])] = gain
+    known = {str(doc["_id"]) for doc in corpus}
+    unknown = sorted({d for g in qrels.values() for d in g} - known)
     qids = [q for q in qrels if q in queries and any(g > 0 for g in qrels[q].values())]
     if limit is not None:
         qids = qids[:limit]
@@ -337,5 +418,9 @@ async def run_beir(
         "seconds": round(time.perf_counter() - started, 1),
         "recall_modes": dict(acc.modes),
         "rerank": _rerank_meta(acc, settings),
+        "dates": "none in BEIR: every entry is dated now, so decay is uniform",
+        "qrels_unknown_corpus_ids": {"count": len(unknown), "first": unknown[:5]},
+        "qrels_unknown_query_ids": sorted(q for q in qrels if q not in queries)[:5],
+        **_run_meta(settings),
     }
     return out

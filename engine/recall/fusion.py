@@ -1,9 +1,11 @@
-"""Reciprocal Rank Fusion: score = sum over paths of 1 / (k + rank), ranks from 1."""
+"""Reciprocal Rank Fusion: score = sum over paths of weight / (k + rank), ranks
+from 1. With every weight 1 this is the spec's sum(1 / (k + rank_i)); a weight
+lets a stronger path keep its head (memory.bm25Weight, memory.vectorWeight)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
 
 
 @dataclass
@@ -17,8 +19,10 @@ class Fused:
         return path in self.ranks
 
 
-def rrf_fuse(lists: Mapping[str, Sequence[str]], k: int = 60) -> list[Fused]:
-    """Fuse ranked id lists (best first) into one list, best first.
+def rrf_fuse(lists: Mapping[str, Sequence[str]], k: int = 60,
+             weights: Optional[Mapping[str, float]] = None) -> list[Fused]:
+    """Fuse ranked id lists (best first) into one list, best first; a path
+    missing from weights weighs 1.
 
     Ties (equal RRF score) go to the candidate with the better best rank, then
     to the earlier path in `lists`, then by id, so the order is deterministic."""
@@ -26,6 +30,7 @@ def rrf_fuse(lists: Mapping[str, Sequence[str]], k: int = 60) -> list[Fused]:
         raise ValueError("rrf k must not be negative")
     by_id: dict[str, Fused] = {}
     for path, ids in lists.items():
+        weight = 1.0 if weights is None else float(weights.get(path, 1.0))
         for rank, entry_id in enumerate(ids, start=1):
             item = by_id.get(entry_id)
             if item is None:
@@ -33,7 +38,7 @@ def rrf_fuse(lists: Mapping[str, Sequence[str]], k: int = 60) -> list[Fused]:
             if path in item.ranks:
                 continue  # a path lists an id once; ignore repeats
             item.ranks[path] = rank
-            item.rrf += 1.0 / (k + rank)
+            item.rrf += weight / (k + rank)
     order = {p: i for i, p in enumerate(lists)}
     fused = sorted(
         by_id.values(),

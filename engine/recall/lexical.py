@@ -33,10 +33,10 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from .tokenize import _CJK, normalize, tokenize
+from .tokenize import _CJK, STOP_WORDS, normalize, tokenize
 from .topk import stable_top_k
 
-TOKENIZER_VERSION = 1
+TOKENIZER_VERSION = 2  # 2: stop words are not indexed
 SUPERSEDED = 1  # flag bit: the entry has superseded_by set
 
 _SEP = "\ue000"  # private-use separator for bulk tokenisation; never a token character
@@ -151,9 +151,14 @@ class LexicalIndex:
         flags: Optional[Sequence[int]] = None,
         **params,
     ) -> "LexicalIndex":
-        """Bulk-build from entry texts (see `tokenize.entry_text`)."""
+        """Bulk-build from entry texts (see `tokenize.entry_text`); indexes what
+        `tokenize.index_tokens` gives for each text (stop words left out)."""
         index = cls(**params)
         terms, doc, tid = bulk_tokenize_ids(texts)
+        stop = np.fromiter((t in STOP_WORDS for t in terms), bool, len(terms))
+        if stop.any():
+            keep = ~stop[tid]
+            doc, tid = doc[keep], tid[keep]
         index._load_triples(list(ids), terms, doc, tid, None, flags)
         return index
 

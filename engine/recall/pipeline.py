@@ -24,6 +24,7 @@ from .fusion import Fused, rrf_fuse
 from .lexical import LexicalHits, LexicalIndex
 from .rerank import (
     DISABLED,
+    FAILED,
     RERANKED,
     RerankOutcome,
     Reranker,
@@ -99,7 +100,8 @@ SETTING_KEYS = (
     "memory.rrfK", "memory.poolSize", "memory.gateMinIdf", "memory.rerankEnabled", "memory.rerankTopK",
     "memory.rerankTimeoutSeconds", "memory.rerankLoadTimeoutSeconds", "memory.rerankMinScore",
     "memory.rerankModel", "memory.embeddingModel", "memory.embeddingTimeoutSeconds",
-    "memory.archivalWeight", "memory.importanceDecayDays",
+    "memory.archivalWeight", "memory.importanceDecayDays", "memory.bm25Weight", "memory.vectorWeight",
+    "memory.vectorMinSimilarity", "memory.lexicalConfidence", "memory.importanceBlend",
 )
 
 
@@ -145,14 +147,39 @@ def vector_candidates(index: VectorIndex, query_vector: np.ndarray, pool: int,
     return index.search(query_vector, pool, include_superseded=include_superseded)
 
 
+def above_floor(hits: Optional[VectorHits], floor: float) -> Optional[VectorHits]:
+    """The vector candidates at or above cosine `floor` (memory.vectorMinSimilarity):
+    a candidate pointing away from the query is not evidence, only rank noise that
+    RRF would reward as if it were."""
+    if hits is None or not len(hits) or float(hits.scores[-1]) >= floor:
+        return hits
+    keep = int(np.count_nonzero(hits.scores >= floor))  # scores are sorted, best first
+    return VectorHits(hits.ids[:keep], hits.scores[:keep])
+
+
 # ---- stage 2: fusion ---------------------------------------------------------------
-def fuse(bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int) -> list[Fused]:
+def bm25_weight(hits: Optional[LexicalHits], base: float, confidence: float) -> float:
+    """BM25's RRF weight for this query: memory.bm25Weight, raised by up to
+    (1 + memory.lexicalConfidence) when the BM25 head is peaked, i.e. its top
+    score stands clear of the second ((top - second) / top). A query naming a rare
+    term that one memory holds is where BM25 is most reliably right."""
+    if hits is None or not len(hits) or confidence <= 0:
+        return base
+    top = float(hits.scores[0])
+    if top <= 0:
+        return base
+    second = max(0.0, float(hits.scores[1])) if len(hits) > 1 else 0.0
+    return base * (1.0 + confidence * (top - second) / top)
+
+
+def fuse(bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int,
+         weights: Optional[dict[str, float]] = None) -> list[Fused]:
     lists: dict[str, list[str]] = {}
     if bm25 is not None:
         lists["bm25"] = list(bm25.ids)
     if vector is not None:
         lists["vector"] = list(vector.ids)
-    return rrf_fuse(lists, k)
+    return rrf_fuse(lists, k, weights)
 
 
 # ---- stage 3: the gate -------------------------------------------------------------
@@ -169,11 +196,19 @@ def apply_gate(fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callabl
 
 
 # ---- stage 5: forgetting curve -----------------------------------------------------
-def decay_weight(entry: MemoryEntry, now: datetime, half_life_days: float, archival_weight: float) -> DecayInfo:
+def decay_weight(entry: MemoryEntry, now: datetime, half_life_days: float, archival_weight: float,
+                 blend: float = 1.0) -> DecayInfo:
+    """How the forgetting curve weighs entry. The spec says the final score is
+    "multiplied by effective_importance"; it is multiplied by a function of it,
+    (1 - blend) + blend * effective_importance (memory.importanceBlend). With blend
+    1 that is the spec's plain product, under which a half-forgotten memory loses
+    to any fresh one however much less relevant; a small blend keeps relevance
+    first and lets importance and recency break near-ties."""
     factor = decay_mod.decay_factor(entry, now, half_life_days)
     eff = decay_mod.effective_importance(entry, now, half_life_days)
     aw = archival_weight if entry.tier is MemoryTier.ARCHIVAL else 1.0
-    return DecayInfo(factor=factor, effective_importance=eff, archival_weight=aw)
+    return DecayInfo(factor=factor, effective_importance=eff, archival_weight=aw,
+                     multiplier=(1.0 - blend) + blend * eff)
 
 
 def final_order(items: Sequence[tuple[str, int, float, int]]) -> list[str]:
@@ -249,7 +284,7 @@ async def run_pipeline(
     # stage 1: BM25 and query embedding concurrently, then the vector scan
     async def lexical_path():
         t0 = time.perf_counter()
-        hits = await cpu(bm25_candidates, lexical, prepared.tokens, pool, include_superseded)
+        hits = await cpu(bm25_candidates, lexical, prepared.content, pool, include_superseded)
         timings["bm25"] = _ms(t0)
         return hits
 
@@ -290,7 +325,20 @@ async def run_pipeline(
 
     # stage 2: RRF
     t = time.perf_counter()
-    fused = fuse(bm25_hits, vec_hits, int(settings.get("memory.rrfK")))
+    if vec_hits is not None:
+        floor = float(settings.get("memory.vectorMinSimilarity"))
+        kept = above_floor(vec_hits, floor)
+        if len(vec_hits) and not len(kept):
+            result.notices.append(Notice(
+                "vector_below_floor",
+                f"no vector candidate reached memory.vectorMinSimilarity={floor:g}; BM25 alone ranks this query",
+            ))
+        vec_hits = kept
+    weight = bm25_weight(bm25_hits, float(settings.get("memory.bm25Weight")),
+                         float(settings.get("memory.lexicalConfidence")))
+    result.settings["bm25_weight_applied"] = round(weight, 4)
+    fused = fuse(bm25_hits, vec_hits, int(settings.get("memory.rrfK")),
+                 {"bm25": weight, "vector": float(settings.get("memory.vectorWeight"))})
     timings["fusion"] = _ms(t)
     bm25_pos = {i: (r, float(s)) for r, (i, s) in enumerate(zip(bm25_hits.ids, bm25_hits.scores.tolist()), 1)}
     vec_pos = {} if vec_hits is None else {
@@ -346,7 +394,14 @@ async def run_pipeline(
     )
     timings["rerank"] = _ms(t)
     if outcome.status not in (RERANKED, DISABLED, "empty"):
-        result.notices.append(Notice("rerank_unavailable", f"rerank {outcome.status}: {outcome.reason}; RRF order kept"))
+        # a reranker that cannot load stays failed until memory.rerankModel changes:
+        # say so on the first recall, not on every one (each hit still carries the reason)
+        lasting = reranker is not None and reranker.status == FAILED
+        if not (lasting and reranker.failure_reported):
+            result.notices.append(Notice("rerank_unavailable",
+                                         f"rerank {outcome.status}: {outcome.reason}; RRF order kept"))
+        if lasting:
+            reranker.failure_reported = True
     if outcome.filter_skipped:
         result.notices.append(Notice(
             "min_score_filter_skipped",
@@ -360,16 +415,17 @@ async def run_pipeline(
     t = time.perf_counter()
     half_life = max(1.0, float(settings.get("memory.importanceDecayDays")))
     archival_weight = float(settings.get("memory.archivalWeight"))
+    blend = float(settings.get("memory.importanceBlend"))
     by_id = {f.id: f for f in survivors}
     head = set(outcome.order[: outcome.head]) if outcome.status == RERANKED else set()
     staged = []
     infos: dict[str, DecayInfo] = {}
     finals: dict[str, float] = {}
     for prior, entry_id in enumerate(outcome.order, start=1):
-        info = decay_weight(entries[entry_id].decay_view(), now, half_life, archival_weight)
+        info = decay_weight(entries[entry_id].decay_view(), now, half_life, archival_weight, blend)
         infos[entry_id] = info
         base = outcome.scores[entry_id] if entry_id in head else by_id[entry_id].rrf
-        final = base * info.effective_importance * info.archival_weight
+        final = base * info.multiplier * info.archival_weight
         finals[entry_id] = final
         staged.append((entry_id, 0 if entry_id in head else 1, final, prior))
     ordered = final_order(staged)[:limit]

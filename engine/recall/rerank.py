@@ -12,12 +12,21 @@ The spec's rules, as implemented by `rerank_stage`:
 
 Scores are the sigmoid of the cross-encoder's logit, so they lie in (0, 1) and
 memory.rerankMinScore reads as a probability-like threshold. The model is loaded
-lazily, in a worker thread, and shared by every recall of the process."""
+lazily, in a worker thread, and shared by every recall of the process.
+
+memory.rerankModel may also be an HTTP endpoint ("http://host:port/rerank"):
+`HttpReranker` speaks the common rerank API (text-embeddings-inference,
+Infinity, llama.cpp's server, vLLM) under the same timeouts and fail-soft rules.
+
+No package ships cross-encoder weights, so offline the default hub name cannot
+load: the reranker then fails once, with one plain sentence (NOT_INSTALLED),
+and is not tried again until memory.rerankModel names something else."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 import os
 import threading
 import time
@@ -40,8 +49,16 @@ FILTER_SKIPPED = "min_score_filter_skipped"
 STATUS_FAILED = "failed"
 
 
+NOT_INSTALLED = ("reranker not installed — set memory.rerankModel to a local CrossEncoder folder "
+                 "or an HTTP rerank endpoint")
+
+
 class RerankerError(RuntimeError):
     pass
+
+
+def is_endpoint(name: str) -> bool:
+    return name.startswith(("http://", "https://"))
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -67,6 +84,7 @@ class Reranker:
         self._load_started: Optional[float] = None
         self._lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="echo-rerank")
+        self.failure_reported = False  # the pipeline says a load failure once, not on every recall
 
     # ---- loading -------------------------------------------------------------------
     def load_model(self) -> Any:
@@ -82,8 +100,12 @@ class Reranker:
             self._model = self.load_model()
         except Exception as exc:
             self.status = FAILED
-            self.message = f"{KEY}={self.name!r} could not be loaded: {type(exc).__name__}: {exc}"
-            raise RerankerError(self.message) from exc
+            if os.path.isdir(os.path.expanduser(self.name)):  # a local folder: say what is wrong with it
+                first = (str(exc).strip().splitlines() or [""])[0][:300]
+                self.message = f"{KEY}={self.name!r} could not be loaded: {type(exc).__name__}: {first}"
+            else:  # a hub name: offline it can never load, and the loader's story does not help
+                self.message = f"{NOT_INSTALLED} ({KEY}={self.name!r} is not a local folder)"
+            raise RerankerError(self.message) from None
         self.status = READY
         self.message = f"{self.name} loaded in {time.perf_counter() - started:.1f}s"
 
@@ -138,10 +160,88 @@ class Reranker:
             raise TimeoutError(f"rerank inference took longer than {timeout:g}s") from None
         if len(logits) != len(passages):
             raise RerankerError(f"reranker returned {len(logits)} scores for {len(passages)} passages")
-        return _sigmoid(logits)
+        return self.to_scores(logits)
+
+    def to_scores(self, raw: np.ndarray) -> np.ndarray:
+        """The model's raw outputs as scores (the sigmoid of a logit)."""
+        return _sigmoid(raw)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class HttpReranker(Reranker):
+    """memory.rerankModel = "http://host:port/rerank": POST {"query", "documents",
+    "texts"} (Infinity, llama.cpp and vLLM read documents; text-embeddings-inference
+    reads texts) and read back either [{"index", "score"}, ...] (TEI) or
+    {"results": [{"index", "relevance_score"}, ...]} (the others). The scores are
+    used as the endpoint returns them (most return probabilities in [0, 1]). Any
+    malformed reply is a failure, and the RRF order is kept."""
+
+    request_timeout = 5.0  # set from memory.rerankTimeoutSeconds by each score() call
+
+    def load_model(self) -> Any:
+        import httpx
+
+        return httpx.Client(headers={"content-type": "application/json"})
+
+    async def score(self, query: str, passages: Sequence[str], timeout: float) -> np.ndarray:
+        self.request_timeout = timeout
+        return await super().score(query, passages, timeout)
+
+    def predict_sync(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        import httpx
+
+        query, texts = pairs[0][0], [p for _, p in pairs]
+        try:
+            reply = self._model.post(self.name, json={"query": query, "documents": texts, "texts": texts},
+                                     timeout=self.request_timeout)
+        except httpx.TimeoutException:
+            raise TimeoutError(f"rerank endpoint {self.name} did not answer within {self.request_timeout:g}s") from None
+        except httpx.HTTPError as exc:
+            raise RerankerError(f"rerank endpoint {self.name} cannot be reached: {type(exc).__name__}") from None
+        if reply.status_code != 200:
+            raise RerankerError(f"rerank endpoint {self.name} answered HTTP {reply.status_code}: "
+                                f"{reply.text[:200]!r}")
+        try:
+            body = reply.json()
+        except ValueError:
+            raise RerankerError(f"rerank endpoint {self.name} did not answer JSON: {reply.text[:200]!r}") from None
+        return parse_rerank_reply(body, len(texts), self.name)
+
+    def to_scores(self, raw: np.ndarray) -> np.ndarray:
+        return np.asarray(raw, np.float64)
+
+    def close(self) -> None:
+        if self._model is not None:
+            self._model.close()
+        super().close()
+
+
+def parse_rerank_reply(body: Any, n: int, where: str) -> np.ndarray:
+    """One finite score per document, in document order, from a rerank reply."""
+    items = body.get("results", body.get("data")) if isinstance(body, dict) else body
+    bad = f"rerank endpoint {where} answered"
+    if not isinstance(items, list):
+        raise RerankerError(f"{bad} neither a list nor {{\"results\": [...]}}")
+    if len(items) != n:
+        raise RerankerError(f"{bad} {len(items)} scores for {n} documents")
+    scores = [math.nan] * n
+    for item in items:
+        index = item.get("index") if isinstance(item, dict) else None
+        value = item.get("relevance_score", item.get("score")) if isinstance(item, dict) else None
+        if (not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n
+                or not math.isnan(scores[index])):
+            raise RerankerError(f"{bad} an item without a valid, distinct index: {str(item)[:100]}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise RerankerError(f"{bad} an item without a numeric score: {str(item)[:100]}")
+        scores[index] = float(value)
+    return np.asarray(scores, np.float64)
+
+
+def make_reranker(name: str) -> Reranker:
+    """The reranker memory.rerankModel names: an HTTP endpoint or a CrossEncoder."""
+    return HttpReranker(name) if is_endpoint(name) else Reranker(name)
 
 
 @dataclass

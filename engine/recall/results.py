@@ -4,7 +4,7 @@
 
 Each result: id, rank, final, bm25 {score, rank}, vector {score, rank}, rerank
 {score, rank, status, reason}, rrf, gate {passed, reason}, decay {factor,
-effective_importance, archival_weight}, plus key, content, tier, type (and
+effective_importance, archival_weight, multiplier}, plus key, content, tier, type (and
 importance, pinned, superseded_by) for display. Scores and ranks are null where
 a path did not produce them. Dropped: {id, stage, reason, key}. Notices:
 {code, message}."""
@@ -46,12 +46,14 @@ class DecayInfo:
     factor: float
     effective_importance: float
     archival_weight: float = 1.0  # memory.archivalWeight when the entry is ARCHIVAL, else 1
+    multiplier: float = 1.0  # (1 - memory.importanceBlend) + memory.importanceBlend * effective_importance
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "factor": self.factor,
             "effective_importance": self.effective_importance,
             "archival_weight": self.archival_weight,
+            "multiplier": self.multiplier,
         }
 
 

@@ -38,9 +38,9 @@ from .embedder import Embedder, EmbeddingModelError, EmbeddingTimeout
 from .episodes import EpisodeIndex, EpisodeSearchResult
 from .lexical import SUPERSEDED, LexicalIndex
 from .pipeline import prepare_query, run_pipeline
-from .rerank import Reranker
+from .rerank import Reranker, make_reranker
 from .results import Notice, RecallResult
-from .tokenize import entry_text, tokenize
+from .tokenize import entry_text, index_tokens
 from .vectors import VectorIndex, decode_rows, queue_reembed, write_vectors
 
 log = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ class RecallService:
         self.store = store
         self.settings = settings
         self._embedder_factory = embedder_factory or emb.default_embedder_factory
-        self._reranker_factory = reranker_factory or Reranker
+        self._reranker_factory = reranker_factory or make_reranker
         self._use_snapshot = snapshot and str(store.path) != ":memory:"
         self._snapshot_min = snapshot_min_entries
         self.lexical = LexicalIndex()
@@ -405,7 +405,7 @@ class RecallService:
                     if self.vectors is not None:
                         self.vectors.set_flags(entry_id, flags)
                     continue
-                self.lexical.add(entry_id, tokenize(text), flags)
+                self.lexical.add(entry_id, index_tokens(text), flags)
                 self._hashes[entry_id] = h
                 if self.vectors is not None and entry_id in self.vectors:
                     # the text changed: the stored vector describes the old text
@@ -622,7 +622,7 @@ class RecallService:
     async def candidates(self, query: str, pool: int, include_superseded: bool = False):
         """The raw BM25 and vector candidate lists for query (evaluation, debugging)."""
         prepared = prepare_query(query)
-        bm25 = await self._cpu(self.lexical.search, prepared.tokens, pool, include_superseded)
+        bm25 = await self._cpu(self.lexical.search, prepared.content, pool, include_superseded)
         vec = None
         if self.vectors is not None and self.embedder.ready:
             qv = await self.embedder.embed_query(prepared.text)

@@ -59,7 +59,8 @@ async def test_run_longmemeval_small(tmp_path):
     data = [
         {
             "question_id": "q1", "question_type": "single-session-user", "question": "what is my cat called",
-            "answer": "miso", "answer_session_ids": ["s_b"], "haystack_dates": ["d", "d"],
+            "answer": "miso", "answer_session_ids": ["s_b"], "question_date": "2023/05/30 (Tue) 10:00",
+            "haystack_dates": ["2023/05/01 (Mon) 10:00", "2023/05/20 (Sat) 10:00"],
             "haystack_session_ids": ["s_a", "s_b"],
             "haystack_sessions": [
                 [{"role": "user", "content": "I like python"}, {"role": "assistant", "content": "nice"}],
@@ -87,3 +88,52 @@ async def test_real_longmemeval_format_parses():
                                 embedder_factory=lambda n: FakeEmbedder(n))
     assert res["_meta"]["questions"] == 1 and res["_meta"]["documents"] > 10
     assert all(res[m]["queries"] == 1 for m in METHODS)
+
+
+async def test_longmemeval_dates_make_decay_act(tmp_path):
+    """Two sessions saying the same thing, 60 days apart: the gold is the old one.
+    With decay off they tie and the earlier-listed (old) one leads; as shipped the
+    forgetting curve puts the fresh one first (multiplier 0.95 against
+    0.9 + 0.1 * 0.5 * 0.5 ** (60 / 30) = 0.9125)."""
+    same = [{"role": "user", "content": "my cat is called miso"}]
+    data = [{
+        "question_id": "q1", "question_type": "single-session-user", "question": "what is my cat called",
+        "answer": "miso", "answer_session_ids": ["old"], "question_date": "2023/05/30 (Tue) 10:00",
+        "haystack_dates": ["2023/03/31 (Fri) 10:00", "2023/05/30 (Tue) 09:00", "2023/05/29 (Mon) 10:00"],
+        "haystack_session_ids": ["old", "fresh", "other"],
+        "haystack_sessions": [same, same, [{"role": "user", "content": "python is nice"}]],
+    }]
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(data))
+    res = await run_longmemeval(path, "session", None, {"memory.embeddingModel": "fake"},
+                                embedder_factory=lambda n: FakeEmbedder(n))
+    assert res["hybrid (decay off)"]["mrr"] == 1.0
+    assert res["hybrid"]["mrr"] == 0.5
+    meta = res["_meta"]
+    assert meta["dates"].startswith("haystack_dates") and meta["settings"]["memory.importanceBlend"] == 0.1
+    assert meta["git_revision"]
+    data[0]["haystack_dates"][1] = "yesterday"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r"question q1: haystack_dates\[1\]: 'yesterday' is not a LongMemEval date"):
+        await run_longmemeval(path, "session", None, {"memory.embeddingModel": "fake"},
+                              embedder_factory=lambda n: FakeEmbedder(n))
+
+
+async def test_beir_split_and_bad_files(tmp_path):
+    write_beir(tmp_path / "tiny")
+    (tmp_path / "tiny" / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq2\td3\t1\nq2\tnope\t1\n")
+    res = await run_beir(tmp_path / "tiny", "train", embedder_factory=lambda n: FakeEmbedder(n),
+                         overrides={"memory.embeddingModel": "fake"})
+    assert res["hybrid"]["queries"] == 1 and res["_meta"]["split"] == "train"
+    assert res["_meta"]["qrels_unknown_corpus_ids"] == {"count": 1, "first": ["nope"]}
+    assert "memory.bm25Weight" in res["_meta"]["settings"]
+    with pytest.raises(ValueError, match="no such file qrels/dev.tsv"):
+        await run_beir(tmp_path / "tiny", "dev")
+    (tmp_path / "tiny" / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq2\td3\thigh\n")
+    with pytest.raises(ValueError, match=r"train.tsv: line 2: score 'high' is not a number"):
+        await run_beir(tmp_path / "tiny", "train")
+    with open(tmp_path / "tiny" / "corpus.jsonl", "a") as fh:
+        fh.write("\n{broken\n")
+    (tmp_path / "tiny" / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq2\td3\t1\n")
+    with pytest.raises(ValueError, match=r"corpus.jsonl: line 5: not JSON"):
+        await run_beir(tmp_path / "tiny", "train")

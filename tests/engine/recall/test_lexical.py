@@ -10,7 +10,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from rank_bm25 import BM25Okapi
 
 from engine.recall.lexical import LexicalIndex, bulk_tokenize_ids
-from engine.recall.tokenize import content_tokens, entry_text, is_stop_word, tokenize
+from engine.recall.tokenize import content_tokens, entry_text, index_tokens, is_stop_word, tokenize
 
 
 # ---- tokenizer -----------------------------------------------------------------------
@@ -34,6 +34,18 @@ def test_chinese_bigrams_and_mixed_text():
 def test_query_and_document_tokenised_alike():
     doc = tokenize(entry_text("user.city", "用户住在柏林 Berlin", ["home"]))
     assert set(tokenize("柏林")) <= set(doc) and "berlin" in doc and "home" in doc
+
+
+def test_bulk_build_indexes_what_incremental_add_indexes():
+    texts = ["The user's cat, in BERLIN", "我的向量检索 is fast", "the of and"]
+    bulk = LexicalIndex.build(["a", "b", "c"], texts)
+    one = LexicalIndex()
+    for i, t in zip("abc", texts):
+        one.add(i, index_tokens(t))
+    assert "the" not in index_tokens(texts[0]) and index_tokens(texts[2]) == []
+    for q in (["user", "cat"], ["向量", "fast"], ["the"]):
+        assert bulk.get_scores(q) == pytest.approx(one.get_scores(q))
+    assert bulk.search(["the"], 5).ids == []
 
 
 @pytest.mark.parametrize("texts", [
@@ -155,7 +167,7 @@ def test_search_top_k_matched_terms_and_superseded_flag():
     assert list(hits.scores) == sorted(hits.scores, reverse=True)
     matched = dict(zip(hits.ids, hits.matched))
     assert "berlin" in matched["1"] and "user" in matched["1"]
-    assert matched["3"] == ["the"]  # a stop-word-only match is still a BM25 hit (the gate drops it)
+    assert "3" not in matched  # stop words are not indexed: "the" alone matches nothing
     with_old = index.search(tokenize("paris"), 10, include_superseded=True)
     assert with_old.ids == ["4"]
     assert index.search(tokenize("paris"), 10).ids == []

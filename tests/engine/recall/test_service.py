@@ -51,7 +51,9 @@ async def test_result_contract(store, make_service):
     assert top["rerank"]["status"] == "disabled" and top["rerank"]["score"] is None
     assert set(top["gate"]) == {"passed", "reason"} and top["gate"]["passed"]
     assert top["decay"]["factor"] == 1.0 and top["decay"]["effective_importance"] == pytest.approx(0.5)
-    assert top["final"] == pytest.approx(top["rrf"] * 0.5)
+    blend = d["settings"]["memory.importanceBlend"]
+    assert top["decay"]["multiplier"] == pytest.approx(1 - blend + blend * 0.5)
+    assert top["final"] == pytest.approx(top["rrf"] * top["decay"]["multiplier"])
     assert [r["rank"] for r in d["results"]] == list(range(1, len(d["results"]) + 1))
     assert d["settings"]["memory.rrfK"] == 60 and d["settings"]["dry"] is True
     assert {"tokenize", "bm25", "embed", "vector", "fusion", "gate", "rerank", "decay", "total"} <= set(d["timings_ms"])
@@ -68,13 +70,14 @@ async def test_path_absent_is_null(store, make_service):
     assert vec_only and all(h["bm25"]["score"] is None and h["vector"]["rank"] for h in vec_only)
 
 
-async def test_gate_drops_bm25_only_stop_word_hits(store, make_service):
+async def test_gate_drops_bm25_only_low_idf_hits(store, make_service):
     await seed(store)
     svc = await make_service()
-    res = await svc.recall("the zebra", overrides={"memory.poolSize": 1})
+    # "project" is in 2 of 6 memories: idf log(4.5/2.5) = 0.59 < memory.gateMinIdf 1.0
+    res = await svc.recall("the project zebra", overrides={"memory.poolSize": 1})
     gated = [d for d in res.dropped if d.stage == "gate"]
     assert gated, res.to_dict()
-    assert all("stop word" in d.reason for d in gated)
+    assert all("project (idf 0.59 < 1.00)" in d.reason for d in gated)
     assert all(d.key for d in gated)  # shown with its key
     kept = {h.id for h in res.results}
     assert not kept & {d.id for d in gated}
@@ -112,7 +115,7 @@ async def test_superseded_working_archival(store, make_service):
     assert old.id not in ids and work.id not in ids and arch.id in ids and live.id in ids
     by = {h.id: h for h in res.results}
     assert by[arch.id].decay.archival_weight == 0.5 and by[live.id].decay.archival_weight == 1.0
-    assert by[arch.id].final == pytest.approx(by[arch.id].rrf * 0.5 * 0.5)
+    assert by[arch.id].final == pytest.approx(by[arch.id].rrf * by[arch.id].decay.multiplier * 0.5)
     res = await svc.recall("berlin", include_superseded=True, now=NOW)
     assert old.id in res.hit_ids and work.id not in res.hit_ids
     assert res.results[[h.id for h in res.results].index(old.id)].superseded_by == new.id

@@ -54,13 +54,13 @@ def test_gate_drops_bm25_only_stop_word_matches():
 
 
 def test_apply_gate_gives_every_candidate_a_verdict():
-    texts = {"a": "the cat sat", "b": "the dog ran", "c": "berlin is big", "d": "the end"}
+    texts = {"a": "common cat sat", "b": "common dog ran", "c": "berlin common big", "d": "common end"}
     index = LexicalIndex.build(list(texts), list(texts.values()))
-    from engine.recall.tokenize import tokenize
+    from engine.recall.tokenize import index_tokens
 
-    bm25 = index.search(tokenize("the berlin"), 10)
+    bm25 = index.search(index_tokens("the common berlin"), 10)
     fused = fuse(bm25, None, 60)
-    passed, failed, verdicts = apply_gate(fused, bm25, index.idf, 0.0)
+    passed, failed, verdicts = apply_gate(fused, bm25, index.idf, 0.5)
     assert {f.id for f in passed} == {"c"}
     assert {f.id for f in failed} == {"a", "b", "d"}
     assert set(verdicts) == {"a", "b", "c", "d"}
