@@ -1,5 +1,8 @@
-"""`echo-memory`: headless commands over the engine (every one with --json), and
-the entry point that opens the app when no command is given.
+"""`echo-memory`'s headless commands over the engine (every one with --json).
+
+The console script is the app's, which hands every command
+here and passes `open_app` for the no-command case; `python -m engine.cli` with
+no command prints the help and points to the app.
 
 Exit codes: 0 ok, 1 failure (missing entry, unusable store), 2 usage error or
 invalid value, 3 refused by the scanner or a guard."""
@@ -344,28 +347,35 @@ async def run_with_engine(args, settings: Settings) -> int:
         await engine.close()
 
 
-def open_app(args, settings: Settings, config_error: Optional[str]) -> int:
-    from echo_memory_tui.app import run_app  # the app, only when asked for
+# open_app(args, settings, config_error) -> exit code: what runs when no command is given.
+OpenApp = Callable[[argparse.Namespace, Settings, Optional[str]], int]
 
-    return run_app(args.db or default_db_path(), settings, read_only=args.read_only, config_error=config_error)
+
+def no_command(parser: argparse.ArgumentParser) -> int:
+    """Headless use without a command: the help, and where the app lives."""
+    parser.print_help()
+    print("\nthe app: run `echo-memory` with no command", file=sys.stderr)
+    return EXIT_USAGE
 
 
 # Commands whose ID may be given as a unique prefix (as `list` prints them).
 ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history")
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None, open_app: Optional[OpenApp] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None and open_app is None:
+        return no_command(parser)
     try:
         try:
             settings = Settings.load(args.config)
         except ConfigError as exc:
-            if args.command is not None:
+            if args.command is not None or open_app is None:
                 raise
             # The app opens anyway, on defaults, and says why in place.
             return open_app(args, Settings.defaults(path=args.config), str(exc))
-        if args.command is None:
+        if args.command is None and open_app is not None:
             return open_app(args, settings, None)
         if args.command == "scan":
             return cmd_scan(args)
