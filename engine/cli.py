@@ -22,12 +22,11 @@ from typing import Any, Awaitable, Callable, Optional
 import platformdirs
 
 from .actors import Actor
-from .config import ConfigError, Settings
-from .gate import EntryNotFound, WriteRejected
+from .config import Settings
+from .errors import ConfigError, EchoMemoryError, InvalidValue, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
-from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from .models import MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 from .scanner import MAX_CONTENT_CHARS, learned_status, scan_memory_content, strip_invisible
-from .store import StoreError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
@@ -36,10 +35,23 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 EXTENSIONS: tuple[str, ...] = ("engine.consolidation.cli", "engine.recall.cli", "engine.bridge.cli")
 
 
-class CliError(Exception):
+class CliError(EchoMemoryError):
+    """A command-line problem that carries its own exit code."""
+
     def __init__(self, message: str, code: int = EXIT_FAIL):
         super().__init__(message)
         self.code = code
+
+
+def exit_code(exc: EchoMemoryError) -> int:
+    """The one map from engine errors to the README's exit codes."""
+    if isinstance(exc, CliError):
+        return exc.code
+    if isinstance(exc, WriteRejected):
+        return EXIT_REFUSED
+    if isinstance(exc, (InvalidValue, ConfigError)):
+        return EXIT_USAGE
+    return EXIT_FAIL
 
 
 def positive_int(text: str) -> int:
@@ -388,16 +400,10 @@ def main(argv: Optional[list[str]] = None, open_app: Optional[OpenApp] = None) -
         if getattr(args, "json", False):
             print(json.dumps(exc.to_dict(), ensure_ascii=False, default=str))
         print(f"refused: {exc.message}", file=sys.stderr)
-        return EXIT_REFUSED
-    except (InvalidValue, ConfigError) as exc:
+        return exit_code(exc)
+    except EchoMemoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.code
-    except (StoreError, EntryNotFound) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAIL
+        return exit_code(exc)
     except sqlite3.OperationalError as exc:
         if "full" not in str(exc):
             raise

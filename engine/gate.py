@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Optional
 from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import effective_importance, is_exempt
+from .errors import EntryNotFound, WriteRejected
 from .fields import (
     AUDIT_EXCERPT_CHARS,
     MAX_ENTITIES,
@@ -49,30 +50,6 @@ def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
     if incoming.source.value >= existing.source.value:
         return True
     return False
-
-
-class WriteRejected(Exception):
-    """A write the gate refused: scanner, provenance guard, or a state rule."""
-
-    def __init__(self, reason: str, message: str, scan: Optional[ScanResult] = None, **detail: Any):
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-        self.scan = scan
-        self.detail = detail
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rejected": True, "reason": self.reason, "message": self.message}
-        if self.scan is not None:
-            out["scan"] = self.scan.to_dict()
-        out.update(self.detail)
-        return out
-
-
-class EntryNotFound(LookupError):
-    def __init__(self, entry_id: str):
-        super().__init__(f"no entry with id {entry_id!r}")
-        self.entry_id = entry_id
 
 
 @dataclass

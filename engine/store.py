@@ -15,6 +15,8 @@ from typing import Any, AsyncIterator, Iterable, Optional
 
 import aiosqlite
 
+from .errors import ReadOnlyStore, StoreError
+
 from .models import (
     AuditRecord,
     Episode,
@@ -224,14 +226,6 @@ ENTRY_COLUMNS = (
 ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
 # Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
 COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
-
-
-class StoreError(Exception):
-    """The database cannot be used as asked; the message says why."""
-
-
-class ReadOnlyStore(StoreError):
-    """A write was attempted on a store opened read-only."""
 
 
 def entry_to_row(e: MemoryEntry) -> tuple:

@@ -9,9 +9,8 @@ import sys
 from datetime import datetime, timedelta
 from typing import Optional
 
-from ..cli import EXIT_FAIL, EXIT_OK, CliError, emit
+from ..cli import EXIT_FAIL, EXIT_OK, emit
 from ..models import ContradictionStatus, InvalidValue, from_iso
-from .records import ConsolidationError, NotFound
 
 _RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*([smhdw])$")
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -43,13 +42,6 @@ def register(add) -> None:
     add("runs", cmd_runs, "recent consolidation runs").add_argument("--limit", type=int, default=20)
 
 
-async def _guarded(call):
-    try:
-        return await call
-    except (NotFound, ConsolidationError) as exc:
-        raise CliError(str(exc), EXIT_FAIL) from None
-
-
 async def cmd_contradictions(engine, args) -> int:
     records = await engine.consolidation.contradictions(args.status, args.limit)
     emit(args, [r.to_dict() for r in records], lambda: "\n".join(
@@ -60,7 +52,7 @@ async def cmd_contradictions(engine, args) -> int:
 
 async def cmd_contradiction(engine, args) -> int:
     service = engine.consolidation
-    record = await _guarded(service.contradiction(args.id))
+    record = await service.contradiction(args.id)
     a, b = await engine.get(record.entry_a_id), await engine.get(record.entry_b_id)
     data = {**record.to_dict(), "entry_a": a.to_dict(), "entry_b": b.to_dict(),
             "resolutions": await service.resolutions(record.id)}
@@ -79,15 +71,15 @@ async def cmd_contradiction(engine, args) -> int:
 async def cmd_resolve(engine, args) -> int:
     service = engine.consolidation
     if args.merge is not None:
-        result = await _guarded(service.merge(args.id, args.merge, actor="cli"))
+        result = await service.merge(args.id, args.merge, actor="cli")
     else:
-        result = await _guarded(service.resolve(args.id, args.keep, actor="cli"))
+        result = await service.resolve(args.id, args.keep, actor="cli")
     emit(args, result.to_dict(), lambda: _describe(result))
     return EXIT_OK
 
 
 async def cmd_undo(engine, args) -> int:
-    result = await _guarded(engine.consolidation.undo(args.id, actor="cli"))
+    result = await engine.consolidation.undo(args.id, actor="cli")
     emit(args, result.to_dict(), lambda: _describe(result))
     return EXIT_OK
 
@@ -138,7 +130,7 @@ async def cmd_episodes(engine, args) -> int:
 async def cmd_consolidate(engine, args) -> int:
     service = engine.consolidation
     try:
-        runs = await _guarded(service.consolidate(args.session))
+        runs = await service.consolidate(args.session)
     finally:
         await service.stop()
     for key, holder in service.skipped.items():
