@@ -31,7 +31,14 @@ from .models import (
     ProvenanceLevel,
     ScanResult,
 )
-from .scanner import LearnedStatus, learned_status, reveal_invisible, scan_memory_content, strip_invisible
+from .query import EpisodeQuery, parse_entry_filter, parse_episode_filter, parse_time
+from .scanner import (
+    LearnedStatus,
+    learned_status,
+    reveal_invisible,
+    scan_memory_content,
+    strip_invisible,
+)
 from .working import Rendered
 
 __all__ = [
@@ -42,4 +49,5 @@ __all__ = [
     "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
     "LearnedStatus", "learned_status", "strip_invisible",
+    "EpisodeQuery", "parse_entry_filter", "parse_episode_filter", "parse_time",
 ]

@@ -25,7 +25,8 @@ from .actors import Actor
 from .config import Settings
 from .errors import ConfigError, EchoMemoryError, InvalidValue, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
-from .models import MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from .models import MemoryEntry, MemoryType, ProvenanceLevel
+from .query import parse_provenance, parse_tier, parse_type
 from .scanner import MAX_CONTENT_CHARS, learned_status, scan_memory_content, strip_invisible
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
@@ -110,9 +111,9 @@ async def cmd_stats(engine: MemoryEngine, args) -> int:
 
 async def cmd_list(engine: MemoryEngine, args) -> int:
     flt = EntryFilter(
-        tier=MemoryTier.parse(args.tier) if args.tier else None,
-        type=MemoryType.parse(args.type) if args.type else None,
-        source=ProvenanceLevel.parse(args.source) if args.source else None,
+        tier=parse_tier(args.tier) if args.tier else None,
+        type=parse_type(args.type) if args.type else None,
+        source=parse_provenance(args.source) if args.source else None,
         pinned=True if args.pinned else None,
         text=args.text, tag=args.tag,
     )

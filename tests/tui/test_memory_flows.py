@@ -15,7 +15,8 @@ from echo_memory_tui.screens.dialogs import (
     RefusalScreen,
 )
 from echo_memory_tui.screens.help import HelpScreen
-from echo_memory_tui.widgets.browser import EntryBrowser, parse_filter
+from echo_memory_tui.widgets.browser import EntryBrowser
+from engine import parse_entry_filter as parse_filter
 from echo_memory_tui.widgets.detail import EntryDetail
 from echo_memory_tui.widgets.lattice import VersionLattice
 from echo_memory_tui.widgets.pyramid import TierPyramid

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine import MemoryEngine, MemoryTier
 from echo_memory_tui.screens.dialogs import MergeScreen, RefusalScreen
-from echo_memory_tui.widgets.episodes import EpisodesView, parse_episode_filter
+from echo_memory_tui.widgets.episodes import EpisodesView
+from engine import parse_episode_filter
 from echo_memory_tui.widgets.quarantine import QuarantineView
 from echo_memory_tui.widgets.review import ReviewView, word_diff
 from echo_memory_tui.widgets.working import WorkingView
