@@ -45,6 +45,7 @@ from .models import (
 from .scanner import MAX_CONTENT_CHARS, scan_memory_content
 from .store import ENTRY_COLUMNS, Store, row_to_entry
 
+
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
     """The spec's guard: a lower-credibility source never overwrites a higher one."""
     if incoming.source.value >= existing.source.value:
@@ -150,10 +151,10 @@ class WriteGate:
         savepoint), so an import never leaves a superseded_by pointing at nothing. A
         refused member is audited; the members it held back get reason chain_refused."""
         actor = Actor.parse(actor)
-        checked = []
+        checked: list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]] = []
         for chain in chains:
             capped: list[MemoryEntry] = []
-            errors: list[Optional[Exception]] = []
+            errors: list[Optional[WriteRejected | InvalidValue]] = []
             for entry in chain:
                 try:
                     validate_shape(entry)
@@ -169,7 +170,7 @@ class WriteGate:
             for chain, errors in checked:
                 if not any(errors):
                     await conn.execute("SAVEPOINT gate_write")
-                    outcomes: list[WriteOutcome] = []
+                    outcomes: list[WriteOutcome | WriteRejected | InvalidValue] = []
                     try:
                         for entry in chain:
                             outcomes.append(await self._apply(conn, entry, actor, reason, verbatim))

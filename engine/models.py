@@ -130,7 +130,7 @@ class MemoryEntry:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, enum.Enum):
+            if isinstance(value, _NamedEnum):
                 value = value.label
             elif isinstance(value, datetime):
                 value = to_iso(value)

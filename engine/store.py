@@ -11,12 +11,11 @@ import os
 import sqlite3
 from datetime import datetime
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable, Optional
+from typing import Any, AsyncIterator, Iterable, Optional, cast
 
 import aiosqlite
 
 from .errors import ReadOnlyStore, StoreError
-
 from .models import (
     AuditRecord,
     Episode,
@@ -477,11 +476,11 @@ class Store:
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+            return cast(list[tuple], list(await cur.fetchall()))  # no row_factory: rows are tuples
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Optional[tuple]:
         async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+            return cast(Optional[tuple], await cur.fetchone())
 
     async def get_entry(self, entry_id: str) -> Optional[MemoryEntry]:
         row = await self.fetchone(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,))

@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import Any, Optional
 
 from ..errors import ConsolidationError, NotFound  # noqa: F401 - their home before engine.errors
-
 from ..models import Contradiction, ContradictionStatus, MemoryEntry, MemoryType, ProvenanceLevel, from_iso, to_iso
 
 ROLES = ("user", "assistant", "system", "tool")

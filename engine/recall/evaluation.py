@@ -26,7 +26,6 @@ session and are skipped (counted in `_meta`). Entry keys are neutral ("session
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import json
 import math

@@ -25,8 +25,8 @@ from .lexical import LexicalHits, LexicalIndex
 from .rerank import (
     DISABLED,
     RERANKED,
-    RerankOutcome,
     Reranker,
+    RerankOutcome,
     rerank_stage,
 )
 from .results import (

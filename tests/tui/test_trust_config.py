@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Settings
 from echo_memory_tui import cli as app_cli
+from engine import Settings
 
 from .conftest import wait_until
 from .test_playground import make_recall_app, open_playground
