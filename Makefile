@@ -7,7 +7,7 @@ DEMO   ?= demo.db
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run test bench eval screenshots train-scanner scanner-eval clean
+.PHONY: install run check test bench eval screenshots train-scanner scanner-eval clean
 
 install: $(STAMP)
 
@@ -22,7 +22,14 @@ run: install
 	test -f $(DEMO) || $(VENV)/bin/echo-memory --db $(DEMO) demo
 	$(VENV)/bin/echo-memory --db $(DEMO)
 
-test: install
+# Static checks, run before the tests: lint (no formatter yet), the import
+# contracts (engine below the app, the app on engine's public modules) and types.
+check: install
+	$(VENV)/bin/ruff check engine echo_memory_tui tests benchmarks
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
+
+test: install check
 	$(PY) -m pytest -q -p no:cacheprovider
 
 bench: install

@@ -29,7 +29,16 @@ if str(REPO) not in sys.path:  # run as a plain script
     sys.path.insert(0, str(REPO))
 
 from benchmarks.train_scanner import (  # noqa: E402
-    C, DATA, FP_MAX, FP_MEAN, MissingData, benign_by_source, load_rows, loso_scores, matrix, rule_verdicts,
+    DATA,
+    FP_MAX,
+    FP_MEAN,
+    C,
+    MissingData,
+    benign_by_source,
+    load_rows,
+    loso_scores,
+    matrix,
+    rule_verdicts,
     threshold_for,
 )
 

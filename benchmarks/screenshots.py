@@ -185,8 +185,8 @@ DEFAULT_SIZE = "140x44"
 async def shoot(db_template: Path, out: Path, name: str, theme: str, size: tuple[int, int]) -> Path:
     import shutil
 
-    from engine import Settings
     from echo_memory_tui.app import EchoMemoryApp
+    from engine import Settings
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "demo.db"

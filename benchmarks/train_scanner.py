@@ -32,10 +32,17 @@ if str(REPO) not in sys.path:  # run as a plain script
     sys.path.insert(0, str(REPO))
 
 from engine.scanner import learned_text, scan_rules  # noqa: E402
-from engine.scanner.learned import (  # noqa: E402
-    DIM_BITS, META_FILE, MODEL_DIR, WEIGHTS_FILE, char_gram_hashes, feature_indices, windows, word_gram_hashes,
-)
 from engine.scanner.learned import _WORD_RE as WORD_RE  # noqa: E402
+from engine.scanner.learned import (  # noqa: E402
+    DIM_BITS,
+    META_FILE,
+    MODEL_DIR,
+    WEIGHTS_FILE,
+    char_gram_hashes,
+    feature_indices,
+    windows,
+    word_gram_hashes,
+)
 
 DATA = REPO.parent / "shared" / "data"
 FILES = ("injection-train/attack.jsonl", "injection-train/benign.jsonl",

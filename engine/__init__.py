@@ -5,30 +5,49 @@ This package never imports Textual or Rich, and importing it does not import
 torch: models load lazily. The app uses only the names exported here."""
 
 from .actors import Actor, ActorKind
-from .config import KNOBS, ConfigError, Knob, Settings, default_config_path, parse_assignments
-from .gate import DecayChange, EntryNotFound, WriteOutcome, WriteRejected, provenance_guard
+from .config import KNOBS, Knob, Settings, default_config_path, parse_assignments
+from .errors import (
+    ConfigError,
+    ConsolidationError,
+    EchoMemoryError,
+    EntryNotFound,
+    InvalidValue,
+    ModelError,
+    NotFound,
+    ReadOnlyStore,
+    StoreError,
+    WriteRejected,
+)
+from .gate import DecayChange, WriteOutcome, provenance_guard
 from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange
 from .models import (
     AuditRecord,
     Contradiction,
     ContradictionStatus,
     Episode,
-    InvalidValue,
     MemoryEntry,
     MemoryTier,
     MemoryType,
     ProvenanceLevel,
     ScanResult,
 )
-from .scanner import LearnedStatus, learned_status, reveal_invisible, scan_memory_content, strip_invisible
-from .store import ReadOnlyStore, StoreError
+from .query import EpisodeQuery, parse_entry_filter, parse_episode_filter, parse_time
+from .scanner import (
+    LearnedStatus,
+    learned_status,
+    reveal_invisible,
+    scan_memory_content,
+    strip_invisible,
+)
 from .working import Rendered
 
 __all__ = [
-    "Actor", "ActorKind", "AuditRecord", "ConfigError", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
+    "Actor", "ActorKind", "AuditRecord", "ConfigError", "ConsolidationError", "EchoMemoryError", "ModelError",
+    "NotFound", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
     "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
     "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
     "LearnedStatus", "learned_status", "strip_invisible",
+    "EpisodeQuery", "parse_entry_filter", "parse_episode_filter", "parse_time",
 ]

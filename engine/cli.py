@@ -1,5 +1,8 @@
-"""`echo-memory`: headless commands over the engine (every one with --json), and
-the entry point that opens the app when no command is given.
+"""`echo-memory`'s headless commands over the engine (every one with --json).
+
+The console script is the app's, which hands every command
+here and passes `open_app` for the no-command case; `python -m engine.cli` with
+no command prints the help and points to the app.
 
 Exit codes: 0 ok, 1 failure (missing entry, unusable store), 2 usage error or
 invalid value, 3 refused by the scanner or a guard."""
@@ -19,12 +22,12 @@ from typing import Any, Awaitable, Callable, Optional
 import platformdirs
 
 from .actors import Actor
-from .config import ConfigError, Settings
-from .gate import EntryNotFound, WriteRejected
+from .config import Settings
+from .errors import ConfigError, EchoMemoryError, InvalidValue, WriteRejected
 from .memory import EntryFilter, MemoryEngine, import_place
-from .models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from .models import MemoryEntry, MemoryType, ProvenanceLevel
+from .query import parse_provenance, parse_tier, parse_type
 from .scanner import MAX_CONTENT_CHARS, learned_status, scan_memory_content, strip_invisible
-from .store import StoreError
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 
@@ -33,10 +36,23 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_REFUSED = 0, 1, 2, 3
 EXTENSIONS: tuple[str, ...] = ("engine.consolidation.cli", "engine.recall.cli", "engine.bridge.cli")
 
 
-class CliError(Exception):
+class CliError(EchoMemoryError):
+    """A command-line problem that carries its own exit code."""
+
     def __init__(self, message: str, code: int = EXIT_FAIL):
         super().__init__(message)
         self.code = code
+
+
+def exit_code(exc: EchoMemoryError) -> int:
+    """The one map from engine errors to the README's exit codes."""
+    if isinstance(exc, CliError):
+        return exc.code
+    if isinstance(exc, WriteRejected):
+        return EXIT_REFUSED
+    if isinstance(exc, (InvalidValue, ConfigError)):
+        return EXIT_USAGE
+    return EXIT_FAIL
 
 
 def positive_int(text: str) -> int:
@@ -95,9 +111,9 @@ async def cmd_stats(engine: MemoryEngine, args) -> int:
 
 async def cmd_list(engine: MemoryEngine, args) -> int:
     flt = EntryFilter(
-        tier=MemoryTier.parse(args.tier) if args.tier else None,
-        type=MemoryType.parse(args.type) if args.type else None,
-        source=ProvenanceLevel.parse(args.source) if args.source else None,
+        tier=parse_tier(args.tier) if args.tier else None,
+        type=parse_type(args.type) if args.type else None,
+        source=parse_provenance(args.source) if args.source else None,
         pinned=True if args.pinned else None,
         text=args.text, tag=args.tag,
     )
@@ -344,28 +360,35 @@ async def run_with_engine(args, settings: Settings) -> int:
         await engine.close()
 
 
-def open_app(args, settings: Settings, config_error: Optional[str]) -> int:
-    from echo_memory_tui.app import run_app  # the app, only when asked for
+# open_app(args, settings, config_error) -> exit code: what runs when no command is given.
+OpenApp = Callable[[argparse.Namespace, Settings, Optional[str]], int]
 
-    return run_app(args.db or default_db_path(), settings, read_only=args.read_only, config_error=config_error)
+
+def no_command(parser: argparse.ArgumentParser) -> int:
+    """Headless use without a command: the help, and where the app lives."""
+    parser.print_help()
+    print("\nthe app: run `echo-memory` with no command", file=sys.stderr)
+    return EXIT_USAGE
 
 
 # Commands whose ID may be given as a unique prefix (as `list` prints them).
 ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history")
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: Optional[list[str]] = None, open_app: Optional[OpenApp] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None and open_app is None:
+        return no_command(parser)
     try:
         try:
             settings = Settings.load(args.config)
         except ConfigError as exc:
-            if args.command is not None:
+            if args.command is not None or open_app is None:
                 raise
             # The app opens anyway, on defaults, and says why in place.
             return open_app(args, Settings.defaults(path=args.config), str(exc))
-        if args.command is None:
+        if args.command is None and open_app is not None:
             return open_app(args, settings, None)
         if args.command == "scan":
             return cmd_scan(args)
@@ -378,16 +401,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         if getattr(args, "json", False):
             print(json.dumps(exc.to_dict(), ensure_ascii=False, default=str))
         print(f"refused: {exc.message}", file=sys.stderr)
-        return EXIT_REFUSED
-    except (InvalidValue, ConfigError) as exc:
+        return exit_code(exc)
+    except EchoMemoryError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except CliError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return exc.code
-    except (StoreError, EntryNotFound) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAIL
+        return exit_code(exc)
     except sqlite3.OperationalError as exc:
         if "full" not in str(exc):
             raise

@@ -14,9 +14,7 @@ from typing import Any, Mapping, Optional
 
 import platformdirs
 
-
-class ConfigError(ValueError):
-    """A config value (file, --set, app knob) that cannot be used."""
+from .errors import ConfigError
 
 
 @dataclass(frozen=True)

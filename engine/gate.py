@@ -14,6 +14,7 @@ from typing import Any, Callable, Iterable, Optional
 from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import effective_importance, is_exempt
+from .errors import EntryNotFound, WriteRejected
 from .fields import (
     AUDIT_EXCERPT_CHARS,
     MAX_ENTITIES,
@@ -44,35 +45,12 @@ from .models import (
 from .scanner import MAX_CONTENT_CHARS, scan_memory_content
 from .store import ENTRY_COLUMNS, Store, row_to_entry
 
+
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
     """The spec's guard: a lower-credibility source never overwrites a higher one."""
     if incoming.source.value >= existing.source.value:
         return True
     return False
-
-
-class WriteRejected(Exception):
-    """A write the gate refused: scanner, provenance guard, or a state rule."""
-
-    def __init__(self, reason: str, message: str, scan: Optional[ScanResult] = None, **detail: Any):
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-        self.scan = scan
-        self.detail = detail
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rejected": True, "reason": self.reason, "message": self.message}
-        if self.scan is not None:
-            out["scan"] = self.scan.to_dict()
-        out.update(self.detail)
-        return out
-
-
-class EntryNotFound(LookupError):
-    def __init__(self, entry_id: str):
-        super().__init__(f"no entry with id {entry_id!r}")
-        self.entry_id = entry_id
 
 
 @dataclass
@@ -173,10 +151,10 @@ class WriteGate:
         savepoint), so an import never leaves a superseded_by pointing at nothing. A
         refused member is audited; the members it held back get reason chain_refused."""
         actor = Actor.parse(actor)
-        checked = []
+        checked: list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]] = []
         for chain in chains:
             capped: list[MemoryEntry] = []
-            errors: list[Optional[Exception]] = []
+            errors: list[Optional[WriteRejected | InvalidValue]] = []
             for entry in chain:
                 try:
                     validate_shape(entry)
@@ -192,7 +170,7 @@ class WriteGate:
             for chain, errors in checked:
                 if not any(errors):
                     await conn.execute("SAVEPOINT gate_write")
-                    outcomes: list[WriteOutcome] = []
+                    outcomes: list[WriteOutcome | WriteRejected | InvalidValue] = []
                     try:
                         for entry in chain:
                             outcomes.append(await self._apply(conn, entry, actor, reason, verbatim))

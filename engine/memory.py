@@ -33,6 +33,8 @@ from .store import ENTRY_COLUMNS, Store, row_to_entry
 from .working import Rendered, WorkingMemory, render_markdown
 
 if TYPE_CHECKING:
+    from .consolidation.records import JobRecord, Message, SessionInfo
+    from .consolidation.service import ConsolidationService
     from .recall.episodes import EpisodeSearchResult
     from .recall.results import RecallResult
     from .recall.service import ModelStatus, RecallService
@@ -54,7 +56,8 @@ class EntryFilter:
     session: Optional[str] = None
 
     def where(self) -> tuple[str, list[Any]]:
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[Any] = []
         if self.tier is not None:
             clauses.append("tier=?")
             params.append(self.tier.value)
@@ -413,7 +416,7 @@ class MemoryEngine:
         if service is None:
             from .recall.service import RecallService
 
-            factories = {k: v for k, v in self._model_factories.items() if v is not None}
+            factories: dict[str, Any] = {k: v for k, v in self._model_factories.items() if v is not None}
             service = self._recall = RecallService(self.store, self.settings, **factories)
         return service
 

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any, Iterator, Optional
 
+from .errors import InvalidValue
+
 
 def utcnow() -> datetime:
     """Aware UTC now; every timestamp the engine stores is aware UTC."""
@@ -50,10 +52,6 @@ def from_iso(value: Optional[str]) -> Optional[datetime]:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=timezone.utc)
     return parsed.astimezone(timezone.utc)
-
-
-class InvalidValue(ValueError):
-    """A value from outside (CLI, file, config) that the model cannot accept."""
 
 
 class _NamedEnum(enum.Enum):
@@ -132,7 +130,7 @@ class MemoryEntry:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, enum.Enum):
+            if isinstance(value, _NamedEnum):
                 value = value.label
             elif isinstance(value, datetime):
                 value = to_iso(value)

@@ -11,10 +11,11 @@ import os
 import sqlite3
 from datetime import datetime
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable, Optional
+from typing import Any, AsyncIterator, Iterable, Optional, cast
 
 import aiosqlite
 
+from .errors import ReadOnlyStore, StoreError
 from .models import (
     AuditRecord,
     Episode,
@@ -224,14 +225,6 @@ ENTRY_COLUMNS = (
 ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
 # Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
 COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
-
-
-class StoreError(Exception):
-    """The database cannot be used as asked; the message says why."""
-
-
-class ReadOnlyStore(StoreError):
-    """A write was attempted on a store opened read-only."""
 
 
 def entry_to_row(e: MemoryEntry) -> tuple:
@@ -483,11 +476,11 @@ class Store:
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
         async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+            return cast(list[tuple], list(await cur.fetchall()))  # no row_factory: rows are tuples
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Optional[tuple]:
         async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+            return cast(Optional[tuple], await cur.fetchone())
 
     async def get_entry(self, entry_id: str) -> Optional[MemoryEntry]:
         row = await self.fetchone(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,))

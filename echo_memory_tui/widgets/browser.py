@@ -9,7 +9,6 @@ on 100k entries costs one count and one page.
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
@@ -26,7 +25,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine import EntryFilter, InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from engine import EntryFilter, MemoryEntry, MemoryTier, MemoryType
 
 from .. import keys
 from ..format import PROVENANCE, TIER_COLOURS, age
@@ -70,56 +69,6 @@ SORT_LABELS = {"updated_at": "updated", "last_accessed": "last access", "access_
 class Row:
     entry: MemoryEntry
     eff: float
-
-
-def parse_filter(text: str, tier: Optional[str] = None) -> EntryFilter:
-    """`/` syntax: free words match key or content; tier: type: source: (or prov:) tag:
-    session: pinned / pinned:no. Raises InvalidValue naming the bad token."""
-    flt = EntryFilter(tier=MemoryTier.parse(tier) if tier else None)
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        tokens = text.split()
-    words: list[str] = []
-    for token in tokens:
-        name, sep, value = token.partition(":")
-        name = name.lower()
-        if not sep:
-            if name in ("pinned", "+pinned"):
-                flt.pinned = True
-            elif name == "-pinned":
-                flt.pinned = False
-            else:
-                words.append(token)
-            continue
-        if not value:
-            raise InvalidValue(f"{name}: needs a value, e.g. {name}:something")
-        if name == "tier":
-            flt.tier = MemoryTier.parse(value)
-        elif name == "type":
-            value = {"env": "environment", "usr": "user"}.get(value.lower(), value)
-            flt.type = MemoryType.parse(value)
-        elif name in ("source", "prov", "provenance", "src"):
-            aliases = {"user": "user_stated", "inferred": "model_inferred", "model": "model_inferred",
-                       "cons": "consolidated", "infr": "model_inferred", "legc": "legacy"}
-            flt.source = ProvenanceLevel.parse(aliases.get(value.lower(), value))
-        elif name == "tag":
-            if flt.tag is not None:
-                raise InvalidValue("one tag: at a time")
-            flt.tag = value
-        elif name == "session":
-            flt.session = value
-        elif name == "pinned":
-            if value.lower() in ("yes", "true", "1", "y"):
-                flt.pinned = True
-            elif value.lower() in ("no", "false", "0", "n"):
-                flt.pinned = False
-            else:
-                raise InvalidValue(f"pinned:{value}: expected pinned:yes or pinned:no")
-        else:
-            words.append(token)
-    flt.text = " ".join(words) or None
-    return flt
 
 
 def describe_filter(flt: EntryFilter) -> str:

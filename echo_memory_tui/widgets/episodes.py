@@ -5,10 +5,7 @@ runs."""
 from __future__ import annotations
 
 import asyncio
-import re
-import shlex
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
 from rich.table import Table
@@ -21,66 +18,10 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
-from engine import InvalidValue
+from engine import EpisodeQuery, InvalidValue, parse_episode_filter
 
 from .. import keys
 from ..format import age, ago, bar
-
-_SPAN = re.compile(r"^(\d+(?:\.\d+)?)\s*([mhdw])$")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-
-
-@dataclass
-class EpisodeQuery:
-    entity: Optional[str] = None
-    session: Optional[str] = None
-    since: Optional[datetime] = None
-    until: Optional[datetime] = None
-    text: Optional[str] = None
-
-
-def parse_time(value: str, now: datetime) -> datetime:
-    relative = _SPAN.match(value.strip().lower())
-    if relative:
-        return now - timedelta(**{_UNITS[relative.group(2)]: float(relative.group(1))})
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        parsed = None
-    if parsed is not None and parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    if parsed is None:
-        raise InvalidValue(f"{value!r} is not a time: use a date (2026-11-01), a time, or a span like 7d, 12h, 2w")
-    return parsed
-
-
-def parse_episode_filter(text: str, now: datetime) -> EpisodeQuery:
-    """entity:NAME session:KEY since:7d|DATE until:DATE, other words match the summary."""
-    q = EpisodeQuery()
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        tokens = text.split()
-    words = []
-    for token in tokens:
-        name, sep, value = token.partition(":")
-        name = name.lower()
-        if sep and name in ("entity", "session", "since", "until") and not value:
-            raise InvalidValue(f"{name}: needs a value")
-        if sep and name == "entity":
-            q.entity = value
-        elif sep and name == "session":
-            q.session = value
-        elif sep and name == "since":
-            q.since = parse_time(value, now)
-        elif sep and name == "until":
-            q.until = parse_time(value, now)
-        else:
-            words.append(token)
-    if q.since and q.until and q.since > q.until:
-        raise InvalidValue("since: is after until:")
-    q.text = " ".join(words) or None
-    return q
 
 
 @dataclass

@@ -15,11 +15,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from engine import InvalidValue, MemoryEntry, MemoryTier
+from engine import InvalidValue, MemoryEntry, MemoryTier, parse_entry_filter
 
 from .. import keys
 from ..messages import EntryHighlighted, TierSelected
-from .browser import EntryBrowser, describe_filter, parse_filter
+from .browser import EntryBrowser, describe_filter
 from .detail import EntryDetail
 from .lattice import VersionLattice
 from .pyramid import TierPyramid
@@ -188,7 +188,7 @@ class MemoryView(Widget):
         field = self.query_one("#filter", Input)
         error = self.query_one("#filter-error", Static)
         try:
-            flt = parse_filter(text, self.tier)
+            flt = parse_entry_filter(text, self.tier)
         except InvalidValue as exc:
             field.add_class("-invalid")
             error.add_class("-shown")

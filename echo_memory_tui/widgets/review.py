@@ -22,6 +22,8 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine import EchoMemoryError
+
 from .. import keys
 from ..format import age, bar, provenance_badge, stamp, tier_text
 
@@ -142,7 +144,7 @@ class ReviewView(Widget):
             for record in records:
                 try:
                     a, b = await engine.get(record.entry_a_id), await engine.get(record.entry_b_id)
-                except Exception:
+                except EchoMemoryError:
                     continue  # an entry purged meanwhile: nothing to show side by side
                 pairs.append(Pair(record, a, b))
             history = await service.resolutions()
@@ -343,7 +345,7 @@ class ReviewView(Widget):
             record = await service.contradiction(auto["contradiction_id"])
             engine = self.app.engine
             keys = [(await engine.get(i)).key for i in (record.entry_a_id, record.entry_b_id)]
-        except Exception:
+        except EchoMemoryError:
             keys = []
         body = Text()
         body.append("Nothing you resolved is left to undo.\n\n")

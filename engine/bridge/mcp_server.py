@@ -25,13 +25,12 @@ from mcp_types import ToolAnnotations
 from pydantic import Field
 
 from ..actors import Actor
-from ..config import ConfigError, Settings
-from ..consolidation.records import ROLES, ConsolidationError, NotFound
+from ..config import Settings
+from ..consolidation.records import ROLES
+from ..errors import ConfigError, ConsolidationError, EchoMemoryError, InvalidValue, NotFound, WriteRejected
 from ..fields import MAX_KEY_CHARS, MAX_SESSION_KEY_CHARS
-from ..gate import EntryNotFound, WriteRejected
 from ..memory import EntryFilter, MemoryEngine
-from ..models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
-from ..store import StoreError
+from ..models import MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 
 T = TypeVar("T")
 
@@ -124,7 +123,7 @@ class MemoryBridge:
                 raise ToolError(refusal_text(exc)) from None
             except (InvalidValue, ConfigError) as exc:
                 raise ToolError(f"invalid value, nothing stored: {exc}") from None
-            except (EntryNotFound, NotFound, ConsolidationError, StoreError) as exc:
+            except EchoMemoryError as exc:  # not found, consolidation, store: the message says why
                 raise ToolError(str(exc)) from None
             await asyncio.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 0.5)

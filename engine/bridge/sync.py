@@ -35,8 +35,8 @@ from typing import Any, Callable, Optional
 
 from ..actors import Actor
 from ..gate import WriteRejected
-from ..importers import read_capped
 from ..importers import echo_agent as echo_agent_format
+from ..importers import read_capped
 from ..importers.hermes import slug, split_entries
 from ..memory import EntryFilter, MemoryEngine
 from ..models import InvalidValue, MemoryEntry, MemoryTier, MemoryType
@@ -306,7 +306,7 @@ class FolderSync:
         return keys
 
     async def _land(self, file: str, key: str, item: FileItem, record: Optional[dict], report: SyncReport) -> None:
-        record_state = {"hash": content_hash(item.content), "file": file, "text": item.content[:EXCERPT],
+        record_state: dict[str, Any] = {"hash": content_hash(item.content), "file": file, "text": item.content[:EXCERPT],
                         "archived": item.archived}
         current = await self._current(item.type, key)
         if item.archived:

@@ -4,17 +4,11 @@ Exit codes follow engine.cli: 0 ok, 1 failure or not found, 2 usage, 3 refused."
 
 from __future__ import annotations
 
-import re
 import sys
-from datetime import datetime, timedelta
-from typing import Optional
 
-from ..cli import EXIT_FAIL, EXIT_OK, CliError, emit
-from ..models import ContradictionStatus, InvalidValue, from_iso
-from .records import ConsolidationError, NotFound
-
-_RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*([smhdw])$")
-_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+from ..cli import EXIT_FAIL, EXIT_OK, emit
+from ..models import ContradictionStatus
+from ..query import parse_time_option
 
 
 def register(add) -> None:
@@ -43,13 +37,6 @@ def register(add) -> None:
     add("runs", cmd_runs, "recent consolidation runs").add_argument("--limit", type=int, default=20)
 
 
-async def _guarded(call):
-    try:
-        return await call
-    except (NotFound, ConsolidationError) as exc:
-        raise CliError(str(exc), EXIT_FAIL) from None
-
-
 async def cmd_contradictions(engine, args) -> int:
     records = await engine.consolidation.contradictions(args.status, args.limit)
     emit(args, [r.to_dict() for r in records], lambda: "\n".join(
@@ -60,7 +47,7 @@ async def cmd_contradictions(engine, args) -> int:
 
 async def cmd_contradiction(engine, args) -> int:
     service = engine.consolidation
-    record = await _guarded(service.contradiction(args.id))
+    record = await service.contradiction(args.id)
     a, b = await engine.get(record.entry_a_id), await engine.get(record.entry_b_id)
     data = {**record.to_dict(), "entry_a": a.to_dict(), "entry_b": b.to_dict(),
             "resolutions": await service.resolutions(record.id)}
@@ -79,15 +66,15 @@ async def cmd_contradiction(engine, args) -> int:
 async def cmd_resolve(engine, args) -> int:
     service = engine.consolidation
     if args.merge is not None:
-        result = await _guarded(service.merge(args.id, args.merge, actor="cli"))
+        result = await service.merge(args.id, args.merge, actor="cli")
     else:
-        result = await _guarded(service.resolve(args.id, args.keep, actor="cli"))
+        result = await service.resolve(args.id, args.keep, actor="cli")
     emit(args, result.to_dict(), lambda: _describe(result))
     return EXIT_OK
 
 
 async def cmd_undo(engine, args) -> int:
-    result = await _guarded(engine.consolidation.undo(args.id, actor="cli"))
+    result = await engine.consolidation.undo(args.id, actor="cli")
     emit(args, result.to_dict(), lambda: _describe(result))
     return EXIT_OK
 
@@ -121,14 +108,14 @@ async def cmd_sessions(engine, args) -> int:
 async def cmd_episodes(engine, args) -> int:
     now = engine.clock()
     if args.similar:
-        found = await engine.search_episodes(args.similar, args.entity, parse_time(args.since, now),
-                                             parse_time(args.until, now), args.limit or 10)
+        found = await engine.search_episodes(args.similar, args.entity, parse_time_option(args.since, now),
+                                             parse_time_option(args.until, now), args.limit or 10)
         emit(args, found.to_dict(), lambda: "\n".join(
             [f"{h.rank:>2} {h.score:.3f} {h.episode.session_key:<12} {h.episode.summary[:90]}" for h in found.hits]
             + [f"   notice: {n.message}" for n in found.notices]) or "(no episodes)")
         return EXIT_OK
-    episodes = await engine.consolidation.episodes(args.session, args.entity, parse_time(args.since, now),
-                                                   parse_time(args.until, now), args.query, args.limit)
+    episodes = await engine.consolidation.episodes(args.session, args.entity, parse_time_option(args.since, now),
+                                                   parse_time_option(args.until, now), args.query, args.limit)
     emit(args, [e.to_dict() for e in episodes], lambda: "\n".join(
         f"{e.id[:8]} {e.created_at:%Y-%m-%d %H:%M} {e.session_key:<12} [{e.message_range_start}-{e.message_range_end}] "
         f"imp {e.importance:.2f} {', '.join(e.entity_ids[:4])}\n    {e.summary}" for e in episodes) or "(no episodes)")
@@ -138,7 +125,7 @@ async def cmd_episodes(engine, args) -> int:
 async def cmd_consolidate(engine, args) -> int:
     service = engine.consolidation
     try:
-        runs = await _guarded(service.consolidate(args.session))
+        runs = await service.consolidate(args.session)
     finally:
         await service.stop()
     for key, holder in service.skipped.items():
@@ -156,20 +143,3 @@ async def cmd_runs(engine, args) -> int:
         f"{r.started_at:%Y-%m-%d %H:%M} {r.session_key:<16} {r.trigger:<12} {r.status:<11} "
         f"{r.extractor or '-'}: " + ", ".join(f"{k}={v}" for k, v in r.counts.items()) for r in runs) or "(no runs)")
     return EXIT_OK
-
-
-def parse_time(value: Optional[str], now: datetime) -> Optional[datetime]:
-    """An ISO date or time (naive means UTC), or a span back from now such as 7d."""
-    if value is None:
-        return None
-    text = value.strip()
-    relative = _RELATIVE.match(text)
-    if relative:
-        try:
-            return now - timedelta(**{_UNITS[relative.group(2)]: float(relative.group(1))})
-        except OverflowError:
-            raise InvalidValue(f"{value!r} reaches back before year 1") from None
-    try:
-        return from_iso(text)
-    except ValueError:
-        raise InvalidValue(f"{value!r} is not a time: use an ISO date (2026-11-01), a time, or a span like 7d") from None

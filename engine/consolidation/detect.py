@@ -62,7 +62,7 @@ async def cosines(store: Store, new_ids: Iterable[str], other_ids: Iterable[str]
             return np.frombuffer(blob, dtype=np.float16).astype(np.float64)
         return None  # a layout we do not know: no signal rather than a wrong one
 
-    async def load(ids: list[str]) -> dict[str, tuple[str, object]]:
+    async def load(ids: list[str]) -> dict[str, tuple[str, np.ndarray]]:
         out = {}
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
@@ -89,7 +89,7 @@ async def cosines(store: Store, new_ids: Iterable[str], other_ids: Iterable[str]
 
 
 def candidate_pairs(new: list[MemoryEntry], live: list[MemoryEntry], max_pairs: int,
-                    skip: set[frozenset[str]] = frozenset(),
+                    skip: frozenset[frozenset[str]] | set[frozenset[str]] = frozenset(),
                     cosine: Optional[dict[frozenset[str], float]] = None) -> list[Pair]:
     """The strongest pairs (new fact, other live entry), strongest first, bounded."""
     cosine = cosine or {}

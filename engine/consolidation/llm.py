@@ -10,16 +10,9 @@ import abc
 from dataclasses import dataclass
 
 from ..config import Settings
+from ..errors import ModelError, ModelReplyError  # noqa: F401 - their home before engine.errors
 from ..models import MemoryEntry
 from .records import CandidateFact, Message, Signals, Summary, Verdict
-
-
-class ModelError(Exception):
-    """A model call failed (unreachable, timed out, HTTP error) after its retries."""
-
-
-class ModelReplyError(ModelError):
-    """The model answered, but not in a shape we can use (malformed, truncated, wrong types)."""
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def extractive_summary(messages: list[Message], context: ExtractionContext) -> s
             position += 1
             if sentence.endswith("?") or len(sentence) < 12 or scan_memory_content(sentence).blocked:
                 continue
-            score = len(find_projects(sentence, context.projects)) + len(find_tools(sentence))
+            score: float = len(find_projects(sentence, context.projects)) + len(find_tools(sentence))
             score += 0.5 if message.role == "user" else 0.0
             score += min(len(sentence), 160) / 400
             text = sentence if len(sentence) <= SUMMARY_SENTENCE_CHARS else sentence[: SUMMARY_SENTENCE_CHARS - 1] + "…"

@@ -25,8 +25,17 @@ from dataclasses import replace
 from typing import Awaitable, Callable, Optional, TypeVar
 
 from ..gate import WriteRejected, scan_texts
-from ..models import (Episode, InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel, from_iso, new_id,
-                      to_iso)
+from ..models import (
+    Episode,
+    InvalidValue,
+    MemoryEntry,
+    MemoryTier,
+    MemoryType,
+    ProvenanceLevel,
+    from_iso,
+    new_id,
+    to_iso,
+)
 from ..store import EPISODE_COLUMNS, row_to_episode
 from .detect import candidate_pairs, cosines, known_pairs, live_entries
 from .extract import find_projects

@@ -9,17 +9,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any, Optional
 
+from ..errors import ConsolidationError, NotFound  # noqa: F401 - their home before engine.errors
 from ..models import Contradiction, ContradictionStatus, MemoryEntry, MemoryType, ProvenanceLevel, from_iso, to_iso
 
 ROLES = ("user", "assistant", "system", "tool")
-
-
-class ConsolidationError(Exception):
-    """A consolidation request that cannot be carried out; the message says why."""
-
-
-class NotFound(LookupError):
-    """No session, contradiction or resolution with that id."""
 
 
 @dataclass

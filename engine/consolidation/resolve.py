@@ -207,7 +207,8 @@ class ContradictionBook:
                 row = await cur.fetchone()
             if row is None:
                 raise NotFound("there is no resolution to undo" + (f" for {contradiction_id}" if contradiction_id else ""))
-            resolution_id, cid, action, merged_id, before, after = row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5])
+            resolution_id, cid, action, merged_id = row[0], row[1], row[2], row[3]
+            before, after = json.loads(row[4]), json.loads(row[5])
             record = await self._load(conn, cid)
             for state in after["entries"]:
                 current = _state(await _entry(conn, state["id"]))

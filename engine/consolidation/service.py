@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 from datetime import datetime, timedelta
-from typing import Optional
+from typing import Any, Optional, cast
 
 from ..models import Episode, from_iso, new_id, to_iso
 from .lattice import build_lattice
@@ -180,7 +180,8 @@ class ConsolidationService:
     async def runs(self, limit: Optional[int] = 50, session: Optional[str] = None) -> list[RunRecord]:
         """Consolidation runs, newest first: when, what triggered them, which
         summariser/extractor/verifier ran, counts and errors."""
-        sql, params = f"SELECT {_RUN_COLUMNS} FROM consolidation_runs", []
+        sql = f"SELECT {_RUN_COLUMNS} FROM consolidation_runs"
+        params: list[Any] = []
         if session is not None:
             sql += " WHERE session_key=?"
             params.append(session)
@@ -191,7 +192,7 @@ class ConsolidationService:
         return [_run(r) for r in await self.engine.store.fetchall(sql, params)]
 
     async def jobs(self, status: Optional[str] = None) -> list[JobRecord]:
-        sql, params = f"SELECT {_JOB_COLUMNS} FROM jobs", ()
+        sql, params = f"SELECT {_JOB_COLUMNS} FROM jobs", cast(tuple[str, ...], ())
         if status is not None:
             sql, params = sql + " WHERE status=?", (status,)
         return [_job(r) for r in await self.engine.store.fetchall(sql + " ORDER BY created_at, id", params)]
@@ -221,7 +222,7 @@ class ConsolidationService:
     @staticmethod
     async def _abandoned_jobs(conn, key: Optional[str] = None) -> list[str]:
         """Running jobs whose owner is gone (crashed, or its lease ran out)."""
-        sql, params = "SELECT id, owner, lease_until FROM jobs WHERE status='running'", ()
+        sql, params = "SELECT id, owner, lease_until FROM jobs WHERE status='running'", cast(tuple[str, ...], ())
         if key is not None:
             sql, params = sql + " AND session_key=?", (key,)
         async with conn.execute(sql, params) as cur:

@@ -6,7 +6,7 @@ consolidated while idle and again at its end is never summarised twice."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Optional
+from typing import Any, Optional
 
 from ..fields import validate_message, validate_session_key
 from ..models import Episode, InvalidValue, from_iso, to_iso
@@ -91,7 +91,8 @@ class SessionLog:
                        since: Optional[datetime] = None, until: Optional[datetime] = None,
                        query: Optional[str] = None, limit: Optional[int] = None) -> list[Episode]:
         """Episodes, newest first; query is a plain case-insensitive text match on the summary."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if session is not None:
             where.append("session_key=?")
             params.append(session)

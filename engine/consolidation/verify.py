@@ -80,7 +80,8 @@ def _version(a: str, b: str) -> Found:
     for tool, (display, version_a) in va.items():
         version_b = vb.get(tool)
         if version_b and not versions_compatible(version_a, version_b):
-            return "version", 0.9, f"{display} version: {version_a} vs {version_b}", {"tool": display, "a": version_a, "b": version_b}
+            detail = {"tool": display, "a": version_a, "b": version_b}
+            return "version", 0.9, f"{display} version: {version_a} vs {version_b}", detail
     return None
 
 

@@ -10,7 +10,6 @@ embedded with the real model. Baselines are measured in the same process.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import resource
 import tempfile

@@ -26,8 +26,8 @@ from .rerank import (
     DISABLED,
     FAILED,
     RERANKED,
-    RerankOutcome,
     Reranker,
+    RerankOutcome,
     rerank_stage,
 )
 from .results import (

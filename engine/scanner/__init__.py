@@ -46,10 +46,16 @@ if TYPE_CHECKING:
 
 from .invisible import find_invisible, invisible_class, reveal_invisible, strip_invisible
 from .normalise import (
-    _deobfuscated_views, _normalised_view, _View, chinese_views, decoded_texts, long_runs, respaced_view,
+    _deobfuscated_views,
+    _normalised_view,
+    _View,
+    chinese_views,
+    decoded_texts,
+    long_runs,
+    respaced_view,
 )
-from .status import MODEL_DIR, LearnedStatus
 from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, Rule
+from .status import MODEL_DIR, LearnedStatus
 
 __all__ = [
     "MAX_CONTENT_CHARS",

@@ -6,7 +6,6 @@ import re
 import unicodedata
 from typing import Optional
 
-
 # Named classes, checked before the catch-all "format character" class so a
 # verdict names the most specific reason. Ranges are inclusive.
 _EXPLICIT_INVISIBLE: tuple[tuple[str, int, int], ...] = (

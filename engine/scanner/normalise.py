@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import base64
-import functools
 import binascii
 import codecs
+import functools
 import html
 import re
 import unicodedata
@@ -80,8 +80,7 @@ def _normalised_view(content: str) -> _View:
         pieces = [_fold_char(ch) for ch in content]
         if all(len(piece) == 1 for piece in pieces):
             return _View("".join(pieces))
-        origin = [i for i, piece in enumerate(pieces) for _ in piece]
-        return _View("".join(pieces), origin)
+        return _View("".join(pieces), [i for i, piece in enumerate(pieces) for _ in piece])
     out: list[str] = []
     origin: list[int] = []
     start = 0

@@ -9,6 +9,7 @@ import subprocess
 import time
 
 from engine.models import to_iso
+
 from ..engine.consolidation.conftest import svc  # noqa: F401 - the service fixture
 
 KEY = "orbit-web/package-manager"

@@ -10,6 +10,7 @@ import pytest
 
 from engine.gate import WriteRejected
 from engine.models import ProvenanceLevel
+
 from ..engine.consolidation.conftest import svc  # noqa: F401 - the service fixture
 
 KEY = "atlas-api/python"

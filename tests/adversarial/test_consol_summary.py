@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.consolidation import Summary
 from engine.scanner import scan_memory_content
 
-from ..engine.consolidation.helpers import FakeModel, use_model
 from ..engine.consolidation.conftest import svc  # noqa: F401 - the service fixture
+from ..engine.consolidation.helpers import FakeModel, use_model
 
 A = "Our README heading underline is always ====="
 B = "Begin with the atlas-api migration tomorrow morning."

@@ -16,8 +16,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.cli import main as cli_main
 from engine import Actor, EntryNotFound, InvalidValue, MemoryEngine, MemoryTier, ProvenanceLevel, WriteRejected
+from engine.cli import main as cli_main
 from engine.gate import scan_entry_text, validate_shape
 from engine.working import _line
 from tests.conftest import Clock
@@ -86,7 +86,10 @@ def test_random_operations_keep_the_gate_invariants(sequence):
             try:
                 for n, op in enumerate(sequence):
                     ids = [e.id for e in await eng.list_entries(order_by="created_at")]
-                    pick = (lambda n: ids[n % len(ids)] if ids else "missing")
+
+                    def pick(n: int) -> str:
+                        return ids[n % len(ids)] if ids else "missing"
+
                     try:
                         if op[0] == "add":
                             _, key, content, type_, source, pinned, actor = op

@@ -27,8 +27,9 @@ async def test_a_newer_note_for_a_key_replaces_the_older_one_in_the_working_prom
 
 
 async def test_a_working_note_cannot_replace_a_more_credible_one(engine, clock):
-    from engine import WriteRejected
     import pytest
+
+    from engine import WriteRejected
 
     await engine.remember_working("s", "user/tz", "UTC+1", source="consolidated", actor="consolidation")
     with pytest.raises(WriteRejected) as info:

@@ -102,7 +102,7 @@ def test_scan_jsonl_keeps_order_and_flags_bad_lines(tmp_path):
              "not json", json.dumps({"text": "zero\u200bwidth"})]
     proc = run(tmp_path / "unused.db", "scan", "--jsonl", stdin="\n".join(lines) + "\n")
     assert proc.returncode == 0
-    verdicts = [json.loads(l) for l in proc.stdout.decode().splitlines()]
+    verdicts = [json.loads(line) for line in proc.stdout.decode().splitlines()]
     assert [v["blocked"] for v in verdicts] == [False, True, True, True]
     assert verdicts[0]["reason"] is None and verdicts[3]["reason"] == "invisible_unicode"
     assert verdicts[2]["reason"] == "invalid_input" and verdicts[2]["line"] == 3

@@ -7,7 +7,6 @@ import io
 
 from rich.console import Console
 
-from engine import EntryFilter, MemoryEngine, MemoryTier, Settings
 from echo_memory_tui.screens.dialogs import (
     ConfirmScreen,
     DecayPreviewScreen,
@@ -15,10 +14,12 @@ from echo_memory_tui.screens.dialogs import (
     RefusalScreen,
 )
 from echo_memory_tui.screens.help import HelpScreen
-from echo_memory_tui.widgets.browser import EntryBrowser, parse_filter
+from echo_memory_tui.widgets.browser import EntryBrowser
 from echo_memory_tui.widgets.detail import EntryDetail
 from echo_memory_tui.widgets.lattice import VersionLattice
 from echo_memory_tui.widgets.pyramid import TierPyramid
+from engine import EntryFilter, MemoryEngine, MemoryTier, Settings
+from engine import parse_entry_filter as parse_filter
 
 from .conftest import NOW, SIZE, frozen_clock, ready, select_key, wait_until
 

@@ -10,8 +10,8 @@ import tomllib
 
 from textual.widgets import Input
 
-from engine import Settings
 from echo_memory_tui.widgets.knobs import KnobPanel, knob_id
+from engine import Settings
 
 from .conftest import SIZE, open_with_fake_models, ready, recall_settings, wait_until
 

@@ -3,12 +3,12 @@ and of the episodes, working-memory and blocked-writes views."""
 
 from __future__ import annotations
 
-from engine import MemoryEngine, MemoryTier
 from echo_memory_tui.screens.dialogs import MergeScreen, RefusalScreen
-from echo_memory_tui.widgets.episodes import EpisodesView, parse_episode_filter
+from echo_memory_tui.widgets.episodes import EpisodesView
 from echo_memory_tui.widgets.quarantine import QuarantineView
 from echo_memory_tui.widgets.review import ReviewView, word_diff
 from echo_memory_tui.widgets.working import WorkingView
+from engine import MemoryEngine, MemoryTier, parse_episode_filter
 
 from .conftest import NOW, SIZE, frozen_clock, ready, wait_until
 

@@ -92,7 +92,7 @@ async def test_a_busy_database_is_retried_and_reported_as_busy(demo_db, make_app
     app = make_app(demo_db, engine_factory=flaky)
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
-        entry = await select_key(pilot, "ledger/db")
+        await select_key(pilot, "ledger/db")
         await pilot.press("p")
         await wait_until(pilot, lambda: "busy" in app.status.error or any(
             "busy" in str(n.message) for n in app._notifications), what="busy shown")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from echo_memory_tui import cli as app_cli
 from engine import Settings
-from engine import cli as engine_cli
 
 from .conftest import wait_until
 from .test_playground import make_recall_app, open_playground
@@ -30,8 +30,8 @@ def settings_from_cli(monkeypatch, config, db) -> tuple[Settings, str | None]:
         seen.update(settings=settings, error=error)
         return 0
 
-    monkeypatch.setattr(engine_cli, "open_app", fake_open_app)
-    assert engine_cli.main(["--config", str(config), "--db", str(db)]) == 0
+    monkeypatch.setattr(app_cli, "open_app", fake_open_app)
+    assert app_cli.main(["--config", str(config), "--db", str(db)]) == 0
     return seen["settings"], seen["error"]
 
 

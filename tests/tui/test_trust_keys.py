@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from textual import events
-from textual.widgets import DataTable, Input, TabbedContent
+from textual.widgets import Input, TabbedContent
 
 from engine import MemoryEngine
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.consolidation.cli import parse_time
+from engine.query import parse_time_option as parse_time
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,8 @@ async def test_low_confidence_stays_pending_with_a_preview(engine, svc, clock):
     c, result = await record(svc, a, b, confidence=0.4)
     assert result is None and c.status.label == "pending"
     preview = c.detail["preview"]
-    assert preview["auto"] is False and preview["winner_id"] == b.id and "under memory.contradictionMinConfidence" in preview["reason"]
+    assert preview["auto"] is False and preview["winner_id"] == b.id
+    assert "under memory.contradictionMinConfidence" in preview["reason"]
     assert c.detail["signals"]["strength"] == 0.5 and c.detail["kind"] == "version"
     assert (await engine.get(a.id)).tier is MemoryTier.SEMANTIC
 

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 import pytest
 
 from engine.consolidation.extract import RuleExtractor, entities, third_person
-from engine.consolidation.offline import extractive_summary
 from engine.consolidation.llm import ExtractionContext
+from engine.consolidation.offline import extractive_summary
 from engine.consolidation.records import Message, Signals
 from engine.consolidation.verify import verify_offline
 from engine.models import MemoryEntry, MemoryType

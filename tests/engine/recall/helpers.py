@@ -4,10 +4,10 @@ direct store writes (the write gate is not under test here)."""
 from __future__ import annotations
 
 import concurrent.futures
-from collections import OrderedDict
 import hashlib
 import threading
 import time
+from collections import OrderedDict
 from datetime import datetime, timezone
 from typing import Optional
 

@@ -6,7 +6,9 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from engine.recall.lexical import LexicalIndex, bulk_tokenize_ids
@@ -88,7 +90,7 @@ def random_corpus(rng: random.Random, vocab: int, n_docs: int):
 def test_parity_with_rank_bm25_after_incremental_changes(seed):
     rng = random.Random(seed)
     words, docs = random_corpus(rng, rng.randint(3, 40), rng.randint(1, 40))
-    docs[f"anchor"] = [rng.choice(words)]  # rank_bm25 needs a non-empty corpus
+    docs["anchor"] = [rng.choice(words)]  # rank_bm25 needs a non-empty corpus
     index = LexicalIndex.from_tokens(list(docs), list(docs.values()))
     queries = [[rng.choice(words + ["unseen"]) for _ in range(rng.randint(1, 6))] for _ in range(6)]
     assert_parity(index, docs, queries)

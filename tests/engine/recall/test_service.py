@@ -16,7 +16,7 @@ from engine.config import ConfigError
 from engine.models import Episode, MemoryTier, MemoryType
 from engine.recall.embedder import Embedder
 from engine.recall.results import RecallInputError
-from engine.recall.service import RecallService, snapshot_path
+from engine.recall.service import snapshot_path
 
 from .helpers import NOW, FakeEmbedder, delete, insert, make_entry, update
 from .test_stages import TinyReranker
@@ -270,7 +270,8 @@ async def test_corrupt_or_foreign_snapshot_is_rebuilt(store, make_service):
 
 async def test_search_episodes(store, make_service):
     eps = [
-        Episode("s1", "planned a trip to japan and booked flights", 0, 10, ["japan", "travel"], created_at=NOW - timedelta(days=10)),
+        Episode("s1", "planned a trip to japan and booked flights", 0, 10, ["japan", "travel"],
+                created_at=NOW - timedelta(days=10)),
         Episode("s2", "debugged the sqlite migration failure", 0, 8, ["sqlite"], created_at=NOW - timedelta(days=2)),
         Episode("s3", "talked about the japan itinerary again", 0, 5, ["japan"], created_at=NOW),
     ]
