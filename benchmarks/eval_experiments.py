@@ -20,14 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from engine.models import MemoryEntry
+from engine.recall.eval_cache import CachedEmbedder, VectorCache
 from engine.recall.evaluation import dedupe, query_metrics
 from engine.recall.fusion import rrf_fuse
 from engine.recall.lexical import LexicalHits, LexicalIndex
 from engine.recall.pipeline import above_floor, bm25_weight, decay_weight
-from engine.recall.vectors import VectorHits
 from engine.recall.tokenize import ENGLISH_STOP_WORDS, STOP_WORDS, entry_text, tokenize
-
-from engine.recall.eval_cache import CachedEmbedder, VectorCache
+from engine.recall.vectors import VectorHits
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 METRICS = ("recall@5", "recall@10", "mrr", "ndcg@10")
@@ -157,8 +156,6 @@ def main():
     sets = load_sets()
     report: dict = {"lexical": {}, "fusion": {}}
     toks = tokenizers()
-    best_tok = {}
-    cache_tok: dict = {}
     for name, data in ([] if args.skip_lexical else sets.items()):
         depth = 10
         for tname, tk in toks.items():

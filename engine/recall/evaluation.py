@@ -296,7 +296,7 @@ async def run_longmemeval(
             unit_of: dict[str, str] = {}
             entries = []
             for si, (sid, turns) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"])):
-                when = {} if dates[si] is None else {
+                when: dict[str, Any] = {} if dates[si] is None else {
                     "created_at": dates[si], "updated_at": dates[si], "last_accessed": dates[si]}
                 if granularity == "session":
                     e = MemoryEntry(key=f"session {si}", content=_session_text(turns), **when)
@@ -348,7 +348,7 @@ def _read_jsonl(path: Path) -> list[dict]:
                 continue
             try:
                 obj = json.loads(line)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 raise InvalidValue(f"{path}: line {n}: not JSON ({exc.msg})") from None
             if not isinstance(obj, dict) or "_id" not in obj:
                 raise InvalidValue(f"{path}: line {n}: expected an object with an _id")
