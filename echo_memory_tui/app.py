@@ -17,7 +17,7 @@ import os  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, Iterable, Optional
 
 from rich.table import Table
 from rich.text import Text
@@ -36,6 +36,7 @@ from engine import (
     ReadOnlyStore,
     Settings,
     StoreError,
+    UndoStep,
     WriteRejected,
 )
 
@@ -144,6 +145,7 @@ class EchoMemoryApp(App[int]):
         self._hold_landed: Callable[[], bool] = lambda: True
         self._hold_deadline = 0.0
         self._hold_generation = 0
+        self.undo_list: list[UndoStep] = []  # this session's writes, oldest first
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
         return keys.key_allowed("app", action, self)
@@ -673,12 +675,14 @@ class EchoMemoryApp(App[int]):
         return True
 
     def write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], *, select_result: bool = False,
-              on_refused: Optional[Callable[[dict[str, Any]], None]] = None) -> None:
+              on_refused: Optional[Callable[[dict[str, Any]], None]] = None,
+              undo_ids: Iterable[str] = ()) -> None:
         """Run one write through the engine in a worker; success refreshes every
-        pane in place, a refusal is shown (or handed to on_refused)."""
+        pane in place, a refusal is shown (or handed to on_refused). undo_ids: the
+        entries the write changes; their state before it goes on the undo list."""
         if not self.can_write("this change"):
             return
-        self._run_write(what, op, select_result, on_refused)
+        self._run_write(what, op, select_result, on_refused, list(undo_ids))
 
     def busy(self, attempt: int) -> None:
         """Called from workers while the store is locked by another process (attempt 0:
@@ -698,9 +702,10 @@ class EchoMemoryApp(App[int]):
 
     @work(group="write")
     async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
-                         on_refused: Optional[Callable[[dict[str, Any]], None]]) -> None:
+                         on_refused: Optional[Callable[[dict[str, Any]], None]], undo_ids: list[str]) -> None:
         engine = self.engine
         try:
+            before = await self.retry_busy(lambda: engine.undo_snapshot(undo_ids)) if undo_ids else None
             result = await self.retry_busy(lambda: op(engine))
         except WriteRejected as exc:
             self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
@@ -717,15 +722,51 @@ class EchoMemoryApp(App[int]):
         ids: list[str] = []
         note = ""
         entry = getattr(result, "entry", None)
+        changed = list(getattr(result, "changed", []))
         if entry is not None:
-            ids = [e.id for e in getattr(result, "changed", [])] or [entry.id]
+            ids = [e.id for e in changed] or [entry.id]
             if getattr(result, "action", "") == "unchanged":
                 note = "unchanged"
-        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None))
+        step = UndoStep.after(what, before, changed) if before and note != "unchanged" else None
+        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None,
+                                    undo=step))
 
     def on_write_done(self, message: WriteDone) -> None:
         self.notify(message.what + (f" ({message.note})" if message.note else ""), title="Done", timeout=3)
+        if message.undo is not None:
+            self.undo_list.append(message.undo)
         self.refresh_all(message.entry_ids, select=message.select)
+
+    # ---- undo ------------------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        """u: take back the newest write on the undo list (in Review, u undoes a resolution)."""
+        if not self.undo_list:
+            self.notify("Nothing to undo: this session's writes are all taken back (or none made).", title="Undo")
+            return
+        if not self.can_write("undo"):
+            return
+        step = self.undo_list.pop()
+
+        def failed(detail: dict[str, Any]) -> None:
+            self.undo_list.append(step)  # still there to try again once the way is clear
+            self.notify(detail.get("message", ""), title=f"Cannot undo: {step.what}", severity="error", timeout=10)
+
+        self.write(f"undid: {step.what}", lambda engine: self._undo(engine, step), on_refused=failed)
+
+    @staticmethod
+    async def _undo(engine: MemoryEngine, step: UndoStep) -> Any:
+        return Bulk(await engine.undo(step), action="undone")
+
+    def action_undo_list(self) -> None:
+        from .screens.dialogs import TextScreen
+
+        body = Text()
+        if not self.undo_list:
+            body.append("Nothing to undo yet.")
+        for n, step in enumerate(reversed(self.undo_list)):
+            body.append(f"{'u →' if n == 0 else '   '} {step.what}\n", style="bold" if n == 0 else "")
+        body.append("\nu takes back the top one; purged entries are kept here until the app closes.", style="dim")
+        self.push_screen(TextScreen(f"Undo list ({len(self.undo_list)})", body))
 
     def on_write_failed(self, message: WriteFailed) -> None:
         if message.retry is not None and message.detail:
@@ -755,7 +796,7 @@ class EchoMemoryApp(App[int]):
                 self.push_screen(RefusalScreen(f"edit of {entry.key}", detail, new_text), after)
 
             self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused,
-                       select_result=True)
+                       select_result=True, undo_ids=[entry.id])
 
         if entry.superseded_by is not None:
             self._edit_head(entry)
@@ -816,11 +857,13 @@ class EchoMemoryApp(App[int]):
         body.append("Delete this archived entry for good?\n\n")
         body.append(f"{entry.key}  v{entry.version}\n", style="bold")
         body.append(entry.content + "\n\n")
-        body.append("Purging cannot be undone; the audit log keeps a record.", style="dim")
+        body.append("u undoes the purge until the app closes; after that it is gone (the audit log keeps a "
+                    "record).", style="dim")
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
-                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id))
+                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id),
+                           undo_ids=[entry.id])
 
         self.push_screen(ConfirmScreen("Purge entry", body, "Purge"), confirmed)
 
@@ -844,7 +887,7 @@ class EchoMemoryApp(App[int]):
         def decided(apply: Optional[bool]) -> None:
             if apply:
                 self.write(f"decay pass archived {len(changes)} entries",
-                           lambda engine: self._apply_decay(engine))
+                           lambda engine: self._apply_decay(engine), undo_ids=[c.entry.id for c in changes])
 
         self.push_screen(DecayPreviewScreen(changes, threshold, self.read_only), decided)
 

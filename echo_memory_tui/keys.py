@@ -75,6 +75,9 @@ TABLE: tuple[Key, ...] = (
     Key("app.add", "N", "add_entry", "New entry", show=False, write=True, priority=True),
     Key("app.leave_input", "escape", "leave_input", "Leave the text field (back to the view's list)", show=False,
         palette=False, priority=True),
+    Key("app.undo", "u", "undo", "Undo the last write (pin, archive, restore, edit, purge, decay, bulk)",
+        write=True, label="Undo"),
+    Key("app.undo_list", "U", "undo_list", "What can be undone (newest first)", show=False),
     Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------

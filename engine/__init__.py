@@ -7,7 +7,7 @@ torch: models load lazily. The app uses only the names exported here."""
 from .actors import Actor, ActorKind
 from .config import KNOBS, ConfigError, Knob, Settings, default_config_path, parse_assignments
 from .gate import DecayChange, EntryNotFound, WriteOutcome, WriteRejected, provenance_guard
-from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange
+from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange, UndoStep
 from .models import (
     AuditRecord,
     Contradiction,
@@ -28,7 +28,7 @@ __all__ = [
     "Actor", "ActorKind", "AuditRecord", "ConfigError", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
     "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
-    "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
+    "StoreChange", "StoreError", "UndoStep", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
     "LearnedStatus", "learned_status", "strip_invisible",
 ]

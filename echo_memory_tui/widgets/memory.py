@@ -236,9 +236,9 @@ class MemoryView(Widget):
         if entry is None:
             return
         if entry.pinned:
-            self.app.write(f"unpinned {entry.key}", lambda engine: engine.unpin(entry.id))
+            self.app.write(f"unpinned {entry.key}", lambda engine: engine.unpin(entry.id), undo_ids=[entry.id])
         else:
-            self.app.write(f"pinned {entry.key}", lambda engine: engine.pin(entry.id))
+            self.app.write(f"pinned {entry.key}", lambda engine: engine.pin(entry.id), undo_ids=[entry.id])
 
     def action_archive(self) -> None:
         entry = self._target()
@@ -247,13 +247,14 @@ class MemoryView(Widget):
         if entry.tier is MemoryTier.ARCHIVAL:
             self.app.notify(f"{entry.key} is already archived", title="Archive")
             return
-        self.app.write(f"archived {entry.key}", lambda engine: engine.archive(entry.id))
+        self.app.write(f"archived {entry.key}", lambda engine: engine.archive(entry.id), undo_ids=[entry.id])
 
     def action_restore(self) -> None:
         entry = self._target()
         if entry is None:
             return
-        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True)
+        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True,
+                       undo_ids=[entry.id])
 
     def action_purge(self) -> None:
         entry = self._target()
@@ -285,6 +286,6 @@ class MemoryView(Widget):
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
                 self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
-                               select_result=True)
+                               select_result=True, undo_ids=[node.id])
 
         self.app.push_screen(ConfirmScreen("Restore version", body, "Restore"), confirmed)
