@@ -14,7 +14,7 @@ IMPORTED_AT = time.perf_counter()  # startup timing (ECHO_MEMORY_STARTUP_LOG)
 import asyncio  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, Awaitable, Callable, Iterable, Optional
@@ -85,10 +85,12 @@ class Views(TabbedContent):
 
 @dataclass
 class Bulk:
-    """Several entries changed at once (decay pass), shaped like a WriteOutcome for the refresh."""
+    """Several entries changed at once (decay pass, bulk action, undo), shaped like a
+    WriteOutcome for the refresh; refused names the entries left as they were, and why."""
 
     changed: list[MemoryEntry]
     action: str = "updated"
+    refused: list[str] = field(default_factory=list)
 
     @property
     def entry(self) -> Optional[MemoryEntry]:
@@ -727,7 +729,10 @@ class EchoMemoryApp(App[int]):
             ids = [e.id for e in changed] or [entry.id]
             if getattr(result, "action", "") == "unchanged":
                 note = "unchanged"
-        step = UndoStep.after(what, before, changed) if before and note != "unchanged" else None
+        refused = getattr(result, "refused", [])
+        if refused:
+            note = f"{len(refused)} left as they were: " + "; ".join(refused[:3]) + (" …" if len(refused) > 3 else "")
+        step = UndoStep.after(what, before, changed) if before and entry and note != "unchanged" else None
         self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None,
                                     undo=step))
 
@@ -866,6 +871,60 @@ class EchoMemoryApp(App[int]):
                            undo_ids=[entry.id])
 
         self.push_screen(ConfirmScreen("Purge entry", body, "Purge"), confirmed)
+
+    BULK = {  # action -> (which marked entries it applies to, the engine call); pin is decided below
+        "archive": (lambda e: e.tier.label == "semantic", lambda engine, e: engine.archive(e.id)),
+        "restore": (lambda e: e.tier.label == "archival", lambda engine, e: engine.restore(e.id)),
+        "purge": (lambda e: e.tier.label == "archival", lambda engine, e: engine.purge(e.id)),
+    }
+
+    def bulk_write(self, action: str, marked: list[MemoryEntry]) -> None:
+        """One confirmation for every marked entry, then one write and one undo for all of them."""
+        from .screens.dialogs import ConfirmScreen
+
+        if not self.can_write(f"{action} of the marked entries"):
+            return
+        if action == "pin":  # pin them all, or unpin them all when every one is pinned already
+            pin = not all(e.pinned for e in marked)
+            verb = "pin" if pin else "unpin"
+            applies = lambda e: e.pinned != pin  # noqa: E731
+            call = lambda engine, e: engine.pin(e.id) if pin else engine.unpin(e.id)  # noqa: E731
+        else:
+            verb, (applies, call) = action, self.BULK[action]
+        targets = [e for e in marked if applies(e)]
+        skipped = len(marked) - len(targets)
+        if not targets:
+            self.notify(f"Nothing to {verb}: none of the {len(marked)} marked entries qualifies.", title=verb.title())
+            return
+        body = Text()
+        body.append(f"{verb.title()} {len(targets)} marked entr{'y' if len(targets) == 1 else 'ies'}?\n\n", style="bold")
+        for entry in targets[:12]:
+            body.append(f"  {entry.key}  v{entry.version}  {entry.tier.label}\n")
+        if len(targets) > 12:
+            body.append(f"  … and {len(targets) - 12} more\n")
+        if skipped:
+            body.append(f"\n{skipped} marked entr{'y is' if skipped == 1 else 'ies are'} left out (nothing to "
+                        f"{verb}).\n", style="dim")
+        body.append("\nu undoes all of them at once.", style="dim")
+        what = f"{verb} {len(targets)} entries"
+
+        async def run(engine: MemoryEngine) -> Bulk:
+            done = Bulk([])
+            for entry in targets:
+                try:
+                    outcome = await call(engine, entry)
+                    done.changed.extend(outcome.changed or [outcome.entry])
+                except (WriteRejected, EntryNotFound) as exc:
+                    done.refused.append(f"{entry.key}: {getattr(exc, 'message', exc)}")
+            return done
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self.memory_view.browser.set_marks([])
+                self.write(what, run, undo_ids=[e.id for e in targets])
+
+        self.push_screen(ConfirmScreen(f"{verb.title()} marked entries", body, verb.title(),
+                                       danger=action in ("archive", "purge")), confirmed)
 
     def action_decay(self) -> None:
         if self.engine is None:

@@ -24,6 +24,7 @@ from .detail import EntryDetail
 from .lattice import VersionLattice
 from .pyramid import TierPyramid
 
+MAX_MARKED = 10_000  # mark all: beyond this the filter should narrow first
 FILTER_HELP = "words · tier: type:user|env prov:user|cons|inferred|legacy tag: session: pinned"
 
 
@@ -153,6 +154,10 @@ class MemoryView(Widget):
         self.browser.focus()
 
     def action_clear_filter(self) -> None:
+        """Esc: drop the marks first, then the filter."""
+        if self.browser.marked:
+            self.browser.set_marks([])
+            return
         box = self.query_one("#filter-bar")
         field = self.query_one("#filter", Input)
         if field.value or self.tier:
@@ -231,7 +236,34 @@ class MemoryView(Widget):
             self.app.notify("No entry under the cursor.", severity="warning")
         return entry
 
+    def _bulk(self, action: str) -> bool:
+        """With rows marked, p/a/r/X act on every marked entry (one confirmation, one undo)."""
+        if not self.browser.marked or not self.app.view_visible(self):
+            return False
+        self.app.bulk_write(action, list(self.browser.marked.values()))
+        return True
+
+    def action_mark_all(self) -> None:
+        if self.app.engine is not None:
+            self._mark_all(self.browser.flt)
+
+    @work(exclusive=True, group="mark-all")
+    async def _mark_all(self, flt: Any) -> None:
+        try:
+            entries = await self.app.retry_busy(lambda: self.app.engine.list_entries(flt, limit=MAX_MARKED + 1))
+        except Exception as exc:
+            self.app.notify(f"{type(exc).__name__}: {exc}", title="Mark all", severity="error")
+            return
+        if len(entries) > MAX_MARKED:
+            self.app.notify(f"More than {MAX_MARKED:,} entries match: narrow the filter to mark them all.",
+                            title="Mark all", severity="warning")
+            return
+        if flt is self.browser.flt:  # the filter did not change meanwhile
+            self.browser.set_marks(entries)
+
     def action_pin(self) -> None:
+        if self._bulk("pin"):
+            return
         entry = self._target()
         if entry is None:
             return
@@ -241,6 +273,8 @@ class MemoryView(Widget):
             self.app.write(f"pinned {entry.key}", lambda engine: engine.pin(entry.id), undo_ids=[entry.id])
 
     def action_archive(self) -> None:
+        if self._bulk("archive"):
+            return
         entry = self._target()
         if entry is None:
             return
@@ -250,6 +284,8 @@ class MemoryView(Widget):
         self.app.write(f"archived {entry.key}", lambda engine: engine.archive(entry.id), undo_ids=[entry.id])
 
     def action_restore(self) -> None:
+        if self._bulk("restore"):
+            return
         entry = self._target()
         if entry is None:
             return
@@ -257,6 +293,8 @@ class MemoryView(Widget):
                        undo_ids=[entry.id])
 
     def action_purge(self) -> None:
+        if self._bulk("purge"):
+            return
         entry = self._target()
         if entry is None:
             return

@@ -188,3 +188,73 @@ async def test_undo_refused_when_the_store_moved_on(demo_db, make_app):
         await pilot.pause(0.5)
         await wait_until(pilot, lambda: len(app.undo_list) == 1, what="kept on the list")
         assert state(demo_db) == before
+
+
+# ---- bulk curation: mark rows, act on all of them with one confirmation and one undo ----
+async def test_bulk_archive_marked_rows_one_confirmation_one_undo(demo_db, make_app):
+    app = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        original = state(demo_db)
+        browser = app.query_one(EntryBrowser)
+        app.memory_view._apply_filter("tier:semantic")
+        await wait_until(pilot, lambda: browser.total > 3 and browser.cursor == 0 and all(
+            browser.row_at(i).entry.tier is MemoryTier.SEMANTIC for i in range(3)), what="live entries")
+        first, second = browser.row_at(0).entry, browser.row_at(1).entry
+        third = browser.row_at(2).entry
+        await pilot.press("space", "space", "a")  # mark two rows in one burst, then archive
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="one confirmation")
+        listed = str(app.screen.body)
+        assert first.key in listed and second.key in listed and "2 marked" in listed
+        await pilot.press("y")
+        await wait_until(pilot, lambda: state(demo_db)[first.id][3] == "archival"
+                         and state(demo_db)[second.id][3] == "archival", what="both archived")
+        assert state(demo_db)[third.id] == original[third.id]  # the unmarked row is untouched
+        assert len(app.undo_list) == 1
+        await undo_and_wait(pilot, demo_db, original)
+
+
+async def test_mark_all_matching_then_pin_and_undo(demo_db, make_app):
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        original = state(demo_db)
+        browser = app.query_one(EntryBrowser)
+        app.memory_view._apply_filter("ledger tier:semantic")
+        await wait_until(pilot, lambda: browser.total > 1 and all(
+            browser.row_at(i).entry.tier is MemoryTier.SEMANTIC and "ledger" in browser.row_at(i).entry.key
+            for i in range(browser.total)), what="filtered")
+        matching = {browser.row_at(i).entry.id for i in range(browser.total)}
+        await pilot.press("asterisk")
+        await wait_until(pilot, lambda: set(browser.marked) == matching, what="all marked")
+        await pilot.press("p")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: all(state(demo_db)[i][6] == 1 for i in matching), what="all pinned")
+        others = {i: r for i, r in state(demo_db).items() if i not in matching}
+        assert others == {i: r for i, r in original.items() if i not in matching}
+        await undo_and_wait(pilot, demo_db, original)
+
+
+async def test_escape_clears_marks_and_cancel_writes_nothing(demo_db, make_app):
+    app = make_app(demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        original = state(demo_db)
+        browser = app.query_one(EntryBrowser)
+        app.memory_view._apply_filter("tier:semantic")
+        await wait_until(pilot, lambda: browser.total > 3 and all(
+            browser.row_at(i).entry.tier is MemoryTier.SEMANTIC for i in range(3)), what="live entries")
+        await pilot.press("space", "space", "X")  # only archived entries can be purged: none marked
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, ConfirmScreen) and state(demo_db) == original
+        await pilot.press("a")  # archive asks: cancel writes nothing, the marks stay
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert state(demo_db) == original and len(browser.marked) == 2
+        current = browser.current_entry()
+        await pilot.press("escape", "a")  # marks cleared: a archives the cursor's entry only
+        await wait_until(pilot, lambda: state(demo_db)[current.id][3] == "archival", what="one archived")
+        assert not browser.marked
+        assert sum(1 for i, r in state(demo_db).items() if r != original[i]) == 1
