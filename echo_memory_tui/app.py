@@ -29,10 +29,12 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPan
 
 from engine import (
     Actor,
+    EntryFilter,
     EntryNotFound,
     InvalidValue,
     MemoryEngine,
     MemoryEntry,
+    MemoryTier,
     ReadOnlyStore,
     Settings,
     StoreError,
@@ -779,6 +781,69 @@ class EchoMemoryApp(App[int]):
             return
         title = f"Busy: {message.what}" if message.busy else f"Refused: {message.what}"
         self.notify(message.message, title=title, severity="warning" if message.busy else "error", timeout=10)
+
+    # ---- jump and cross-links ----------------------------------------------------------------
+    def action_jump(self, text: str = "", note: str = "") -> None:
+        """`:`: open an entry in the Memory view by id prefix or key."""
+        from .screens.dialogs import JumpScreen
+
+        if self.engine is None:
+            self.notify("No store is open.", severity="error")
+            return
+        self.push_screen(JumpScreen(text, note), lambda found: self._jump(found) if found else None)
+
+    @work(exclusive=True, group="jump")
+    async def _jump(self, text: str) -> None:
+        try:
+            entry = await self.retry_busy(lambda: self._find_entry(text))
+        except (InvalidValue, StoreError) as exc:
+            self.action_jump(text, str(exc))
+            return
+        if entry is None:
+            self.action_jump(text, f"No entry has the id or key {text!r}.")
+            return
+        self.open_entry(entry)
+
+    async def _find_entry(self, text: str) -> Optional[MemoryEntry]:
+        """An id or id prefix first, else the key's current version (else its newest)."""
+        engine = self.engine
+        try:
+            return await engine.get(await engine.resolve_id(text))
+        except EntryNotFound:
+            pass
+        same = [e for e in await engine.list_entries(EntryFilter(text=text), limit=1000) if e.key == text]
+        same.sort(key=lambda e: (e.superseded_by is None, e.tier is not MemoryTier.WORKING, e.version))
+        return same[-1] if same else None
+
+    def open_entry(self, entry: MemoryEntry) -> None:
+        """Show one entry in the Memory view (from a jump or another view's cross-link)."""
+        self.screen.set_focus(None)
+        self.action_view("memory")
+        self.memory_view.show_entry(entry)
+
+    def action_open_linked(self) -> None:
+        """The entry the active view's selection names (a candidate, a blocked write's
+        protected entry, a review side), opened in the Memory view."""
+        view = self._view_widget(self.query_one(TabbedContent).active)
+        linked = getattr(view, "linked_entry", None)
+        target = linked() if linked is not None else None
+        if not target:
+            self.notify("Nothing here names a stored entry.", title="Open in Memory")
+            return
+        self._jump_linked(target)
+
+    @work(exclusive=True, group="jump")
+    async def _jump_linked(self, target: str) -> None:
+        try:
+            entry = await self.retry_busy(lambda: self._find_entry(target))
+        except (InvalidValue, StoreError) as exc:
+            entry, why = None, str(exc)
+        else:
+            why = "it is no longer in the store (purged or undone)"
+        if entry is None:
+            self.notify(f"Cannot open {target}: {why}.", title="Open in Memory", severity="warning")
+            return
+        self.open_entry(entry)
 
     # ---- edit / add / purge / decay flows --------------------------------------------------------
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:

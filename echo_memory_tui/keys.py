@@ -78,6 +78,9 @@ TABLE: tuple[Key, ...] = (
     Key("app.undo", "u", "undo", "Undo the last write (pin, archive, restore, edit, purge, decay, bulk)",
         write=True, label="Undo"),
     Key("app.undo_list", "U", "undo_list", "What can be undone (newest first)", show=False),
+    Key("app.jump", "colon", "jump", "Jump to an entry by id prefix or key", key_display=":", priority=True),
+    Key("app.open_linked", "ctrl+o", "open_linked",
+        "Open the selected candidate, blocked write's entry or review side A in the Memory view", show=False),
     Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------
@@ -130,6 +133,8 @@ TABLE: tuple[Key, ...] = (
     Key("review.merge", "m", "merge", "Merge", write=True, priority=True),
     Key("review.skip", "s", "skip", "Skip"),
     Key("review.undo", "u", "undo", "Undo last", write=True),
+    Key("review.open_a", "A", "open_side('a')", "Open side A in the Memory view", show=False),
+    Key("review.open_b", "B", "open_side('b')", "Open side B in the Memory view", show=False),
     Key("review.next", "j,down", "move(1)", "Next", show=False, palette=False),
     Key("review.prev", "k,up", "move(-1)", "Previous", show=False, palette=False),
     # ---- working ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Modal dialogs: confirm, edit content, a refused write, new entry, decay preview."""
+"""Modal dialogs: confirm, edit content, a refused write, new entry, decay preview, jump."""
 
 from __future__ import annotations
 
@@ -330,3 +330,31 @@ class TextScreen(ModalScreen[None]):
 
 __all__ = ["ConfirmScreen", "EditScreen", "MergeScreen", "RefusalScreen", "AddEntryScreen", "DecayPreviewScreen", "TextScreen",
            "KNOBS", "Label"]
+
+
+class JumpScreen(ModalScreen[Optional[str]]):
+    """`:` asks for an id prefix or a key; a miss comes back here with the text kept."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="JumpScreen")
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, text: str = "", note: str = "") -> None:
+        super().__init__()
+        self.text, self.note = text, note
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Jump to an entry", classes="title")
+            yield Static("An id (or its first 8 characters) or a key such as user/editor; Enter opens it.",
+                         classes="hint")
+            if self.note:
+                yield Static(Text(self.note), classes="error", id="jump-error")
+            yield Input(self.text, id="jump", placeholder="id prefix or key")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)

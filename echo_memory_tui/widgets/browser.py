@@ -230,11 +230,11 @@ class EntryBrowser(ScrollView, can_focus=True):
         offset = index % PAGE_SIZE
         return page[offset] if offset < len(page) else None
 
-    def set_filter(self, flt: EntryFilter) -> None:
+    def set_filter(self, flt: EntryFilter, select: Optional[str] = None) -> None:
         """A new filter drops the marks: a bulk action only ever acts on rows the filter shows."""
         self.flt = flt
         self.marked.clear()
-        self.reload(keep=False)
+        self.reload(keep=False, select=select)
 
     def set_marks(self, entries: list[MemoryEntry]) -> None:
         self.marked = {e.id: e for e in entries}

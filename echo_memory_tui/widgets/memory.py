@@ -172,7 +172,22 @@ class MemoryView(Widget):
     @on(Input.Changed, "#filter")
     def _filter_typed(self, event: Input.Changed) -> None:
         event.stop()
-        self._debounced_filter(event.value)
+        if event.value != self.filter_text:  # (show_entry set both: nothing new to apply)
+            self._debounced_filter(event.value)
+
+    def show_entry(self, entry: MemoryEntry) -> None:
+        """A jump or a cross-link: the browser filtered to the entry's key, its row selected."""
+        pyramid = self.query_one(TierPyramid)
+        pyramid.selected, self.tier = None, None
+        self.filter_text = entry.key
+        self.query_one("#filter-bar").add_class("-open")
+        self.query_one("#filter", Input).value = entry.key
+        try:
+            flt = parse_filter(entry.key)
+        except InvalidValue:  # a key the filter grammar reads otherwise: show everything
+            flt = parse_filter("")
+        self.browser.set_filter(flt, select=entry.id)
+        self.app.focus_and_hold(self.browser)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
