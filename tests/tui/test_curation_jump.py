@@ -92,3 +92,18 @@ async def test_blocked_write_opens_its_entry(demo_db, make_app):
         await pilot.press("ctrl+o")
         await wait_until(pilot, lambda: shows(app, record.entry_id), what="the protected entry")
         assert audit_count(demo_db) == writes
+
+
+async def test_playground_candidate_opens_in_memory_view(demo_db, make_app):
+    from .test_playground import make_recall_app, open_playground
+
+    app = make_recall_app(make_app, demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await open_playground(pilot)
+        await pilot.press(*"atlas python")
+        await wait_until(pilot, lambda: view.result is not None and view.query_text == "atlas python"
+                         and view.result.get("results"), timeout=20, what="results")
+        await pilot.press("enter", "down")  # to the candidates table, second candidate
+        second = view.result["results"][1]["id"]
+        await pilot.press("ctrl+o")
+        await wait_until(pilot, lambda: shows(app, second), what="the candidate in the Memory view")
