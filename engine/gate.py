@@ -496,14 +496,17 @@ class WriteGate:
                                                                    "content": entry.content})
             return WriteOutcome("purged", entry)
 
-    async def purge_expired(self, actor: AnyActor) -> list[MemoryEntry]:
-        """Purge archived entries not updated for memory.purgeRetentionDays (a person only)."""
+    async def purge_expired(self, actor: AnyActor, dry_run: bool = False) -> list[MemoryEntry]:
+        """Purge archived entries not updated for memory.purgeRetentionDays (a person only);
+        dry_run lists them and purges nothing."""
         actor = await self.refuse_unless_person(actor, "purge")
         cutoff = self.clock() - timedelta(days=float(self.settings.get("memory.purgeRetentionDays")))
         rows = await self.store.fetchall(
             f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='archival' AND pinned=0 AND updated_at < ?",
             (to_iso(cutoff),),
         )
+        if dry_run:
+            return [row_to_entry(row) for row in rows]
         purged = []
         for row in rows:
             purged.append((await self.purge(row[0], actor)).entry)

@@ -342,8 +342,8 @@ class MemoryEngine:
         """A person only."""
         return await self.gate.purge(entry_id, self.who(actor))
 
-    async def purge_expired(self, actor: AnyActor = None) -> list[MemoryEntry]:
-        return await self.gate.purge_expired(self.who(actor))
+    async def purge_expired(self, actor: AnyActor = None, dry_run: bool = False) -> list[MemoryEntry]:
+        return await self.gate.purge_expired(self.who(actor), dry_run)
 
     async def decay(self, dry_run: bool = True, actor: AnyActor = None) -> list[DecayChange]:
         return await self.gate.decay_pass(apply=not dry_run, actor=self.who(actor))
