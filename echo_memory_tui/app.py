@@ -676,7 +676,22 @@ class EchoMemoryApp(App[int]):
             self.notify(f"Nothing written: {what} needs a writable store, and this one {why}.",
                         title="Read-only", severity="warning")
             return False
+        gone = self.store_unavailable()
+        if gone:
+            self.status.error = gone
+            self.notify(f"Nothing written: {gone}. Reopen the store to write again.", title="Store unavailable",
+                        severity="error", timeout=15)
+            return False
         return True
+
+    def store_unavailable(self) -> Optional[str]:
+        """The open connection would still write into a file deleted, moved or made read-only
+        under the app (and so lose the change): check the path before each write."""
+        if not self.db_path.exists():
+            return f"the store file {self.db_path} was deleted or moved while the app was open"
+        if not os.access(self.db_path, os.W_OK):
+            return f"the store file {self.db_path} became read-only while the app was open"
+        return None
 
     def write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], *, select_result: bool = False,
               on_refused: Optional[Callable[[dict[str, Any]], None]] = None,
@@ -684,6 +699,10 @@ class EchoMemoryApp(App[int]):
         """Run one write through the engine in a worker; success refreshes every
         pane in place, a refusal is shown (or handed to on_refused). undo_ids: the
         entries the write changes; their state before it goes on the undo list."""
+        gone = self.store_unavailable() if self.engine is not None else None
+        if gone and on_refused is not None:  # a dialog's text goes back to it
+            on_refused({"reason": "store_unavailable", "message": f"Nothing written: {gone}."})
+            return
         if not self.can_write("this change"):
             return
         self._run_write(what, op, select_result, on_refused, list(undo_ids))
@@ -713,6 +732,10 @@ class EchoMemoryApp(App[int]):
             result = await self.retry_busy(lambda: op(engine))
         except WriteRejected as exc:
             self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
+            return
+        except InvalidValue as exc:  # e.g. over a field's limit: the typed text goes back to its dialog
+            self.post_message(WriteFailed(what, str(exc), {"reason": "invalid_value", "message": str(exc)},
+                                          retry=on_refused))
             return
         except Exception as exc:
             if is_busy(exc):
@@ -849,7 +872,7 @@ class EchoMemoryApp(App[int]):
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
         from .screens.dialogs import EditScreen, RefusalScreen
 
-        if not self.can_write("edit"):
+        if text is None and not self.can_write("edit"):  # (back from a refusal: the typed text reopens)
             return
 
         def edited(new_text: Optional[str]) -> None:
@@ -894,7 +917,7 @@ class EchoMemoryApp(App[int]):
     def action_add_entry(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
         from .screens.dialogs import AddEntryScreen, RefusalScreen
 
-        if not self.can_write("adding an entry"):
+        if values is None and not self.can_write("adding an entry"):  # (back from a refusal: the form reopens)
             return
 
         def submitted(form: Optional[dict[str, Any]]) -> None:

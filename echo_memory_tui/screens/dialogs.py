@@ -17,6 +17,7 @@ from engine import KNOBS, MemoryEntry, MemoryType, ProvenanceLevel
 
 from ..format import highlight_span, provenance_badge, visible
 
+SHOWN_CHARS = 4000  # of a refused text shown in the dialog (a 100 KB paste stays whole in the editor)
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{ width: 84; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
@@ -169,8 +170,11 @@ class RefusalScreen(ModalScreen[str]):
                 if detail.get(name):
                     table.add_row(name.replace("_", " "), str(detail[name]))
             yield Static(table)
-            yield Static(highlight_span(self.content, scan.get("offset"), scan.get("matched"), scan.get("codepoint")),
-                         id="refused-content")
+            shown = highlight_span(self.content[:SHOWN_CHARS], scan.get("offset"), scan.get("matched"),
+                                   scan.get("codepoint"))
+            if len(self.content) > SHOWN_CHARS:
+                shown.append(f"\n… {len(self.content):,} characters in all (kept whole)", style="dim italic")
+            yield Static(shown, id="refused-content")
             yield Static("Invisible characters are shown as ⟨U+…⟩; the match is highlighted. Your text is kept.",
                          classes="hint")
             with Horizontal(classes="buttons"):
