@@ -78,7 +78,8 @@ TABLE: tuple[Key, ...] = (
     Key("app.undo", "u", "undo", "Undo the last write (pin, archive, restore, edit, purge, decay, bulk)",
         write=True, label="Undo"),
     Key("app.undo_list", "U", "undo_list", "What can be undone (newest first)", show=False),
-    Key("app.jump", "colon", "jump", "Jump to an entry by id prefix or key", key_display=":", priority=True),
+    Key("app.jump", "colon", "jump", "Jump to an entry by id prefix or key", key_display=":", priority=True,
+        label="Jump"),
     Key("app.open_linked", "ctrl+o", "open_linked",
         "Open the selected candidate, blocked write's entry or review side A in the Memory view", show=False),
     Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
@@ -106,7 +107,7 @@ TABLE: tuple[Key, ...] = (
     Key("browser.page_down", "pagedown,ctrl+f", "page_down", "Page down", show=False, palette=False),
     Key("browser.page_up", "pageup,ctrl+b", "page_up", "Page up", show=False, palette=False),
     Key("browser.mark", "space", "toggle_mark", "Mark / unmark the entry (then p/a/r/X act on all marked)",
-        label="Mark"),
+        show=False),
     Key("browser.sort", "o", "cycle_sort", "Sort by the next column", label="Sort"),
     Key("browser.reverse", "O", "reverse_sort", "Reverse sort", show=False),
     # ---- pyramid ----------------------------------------------------------------
