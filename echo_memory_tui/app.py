@@ -14,10 +14,10 @@ IMPORTED_AT = time.perf_counter()  # startup timing (ECHO_MEMORY_STARTUP_LOG)
 import asyncio  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Awaitable, Callable, Optional
+from typing import Any, Awaitable, Callable, Iterable, Optional
 
 from rich.table import Table
 from rich.text import Text
@@ -29,13 +29,16 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPan
 
 from engine import (
     Actor,
+    EntryFilter,
     EntryNotFound,
     InvalidValue,
     MemoryEngine,
     MemoryEntry,
+    MemoryTier,
     ReadOnlyStore,
     Settings,
     StoreError,
+    UndoStep,
     WriteRejected,
 )
 
@@ -84,10 +87,12 @@ class Views(TabbedContent):
 
 @dataclass
 class Bulk:
-    """Several entries changed at once (decay pass), shaped like a WriteOutcome for the refresh."""
+    """Several entries changed at once (decay pass, bulk action, undo), shaped like a
+    WriteOutcome for the refresh; refused names the entries left as they were, and why."""
 
     changed: list[MemoryEntry]
     action: str = "updated"
+    refused: list[str] = field(default_factory=list)
 
     @property
     def entry(self) -> Optional[MemoryEntry]:
@@ -144,6 +149,7 @@ class EchoMemoryApp(App[int]):
         self._hold_landed: Callable[[], bool] = lambda: True
         self._hold_deadline = 0.0
         self._hold_generation = 0
+        self.undo_list: list[UndoStep] = []  # this session's writes, oldest first
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
         return keys.key_allowed("app", action, self)
@@ -670,15 +676,36 @@ class EchoMemoryApp(App[int]):
             self.notify(f"Nothing written: {what} needs a writable store, and this one {why}.",
                         title="Read-only", severity="warning")
             return False
+        gone = self.store_unavailable()
+        if gone:
+            self.status.error = gone
+            self.notify(f"Nothing written: {gone}. Reopen the store to write again.", title="Store unavailable",
+                        severity="error", timeout=15)
+            return False
         return True
 
+    def store_unavailable(self) -> Optional[str]:
+        """The open connection would still write into a file deleted, moved or made read-only
+        under the app (and so lose the change): check the path before each write."""
+        if not self.db_path.exists():
+            return f"the store file {self.db_path} was deleted or moved while the app was open"
+        if not os.access(self.db_path, os.W_OK):
+            return f"the store file {self.db_path} became read-only while the app was open"
+        return None
+
     def write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], *, select_result: bool = False,
-              on_refused: Optional[Callable[[dict[str, Any]], None]] = None) -> None:
+              on_refused: Optional[Callable[[dict[str, Any]], None]] = None,
+              undo_ids: Iterable[str] = ()) -> None:
         """Run one write through the engine in a worker; success refreshes every
-        pane in place, a refusal is shown (or handed to on_refused)."""
+        pane in place, a refusal is shown (or handed to on_refused). undo_ids: the
+        entries the write changes; their state before it goes on the undo list."""
+        gone = self.store_unavailable() if self.engine is not None else None
+        if gone and on_refused is not None:  # a dialog's text goes back to it
+            on_refused({"reason": "store_unavailable", "message": f"Nothing written: {gone}."})
+            return
         if not self.can_write("this change"):
             return
-        self._run_write(what, op, select_result, on_refused)
+        self._run_write(what, op, select_result, on_refused, list(undo_ids))
 
     def busy(self, attempt: int) -> None:
         """Called from workers while the store is locked by another process (attempt 0:
@@ -698,12 +725,17 @@ class EchoMemoryApp(App[int]):
 
     @work(group="write")
     async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
-                         on_refused: Optional[Callable[[dict[str, Any]], None]]) -> None:
+                         on_refused: Optional[Callable[[dict[str, Any]], None]], undo_ids: list[str]) -> None:
         engine = self.engine
         try:
+            before = await self.retry_busy(lambda: engine.undo_snapshot(undo_ids)) if undo_ids else None
             result = await self.retry_busy(lambda: op(engine))
         except WriteRejected as exc:
             self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
+            return
+        except InvalidValue as exc:  # e.g. over a field's limit: the typed text goes back to its dialog
+            self.post_message(WriteFailed(what, str(exc), {"reason": "invalid_value", "message": str(exc)},
+                                          retry=on_refused))
             return
         except Exception as exc:
             if is_busy(exc):
@@ -717,15 +749,54 @@ class EchoMemoryApp(App[int]):
         ids: list[str] = []
         note = ""
         entry = getattr(result, "entry", None)
+        changed = list(getattr(result, "changed", []))
         if entry is not None:
-            ids = [e.id for e in getattr(result, "changed", [])] or [entry.id]
+            ids = [e.id for e in changed] or [entry.id]
             if getattr(result, "action", "") == "unchanged":
                 note = "unchanged"
-        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None))
+        refused = getattr(result, "refused", [])
+        if refused:
+            note = f"{len(refused)} left as they were: " + "; ".join(refused[:3]) + (" …" if len(refused) > 3 else "")
+        step = UndoStep.after(what, before, changed) if before and entry and note != "unchanged" else None
+        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None,
+                                    undo=step))
 
     def on_write_done(self, message: WriteDone) -> None:
         self.notify(message.what + (f" ({message.note})" if message.note else ""), title="Done", timeout=3)
+        if message.undo is not None:
+            self.undo_list.append(message.undo)
         self.refresh_all(message.entry_ids, select=message.select)
+
+    # ---- undo ------------------------------------------------------------------------------------
+    def action_undo(self) -> None:
+        """u: take back the newest write on the undo list (in Review, u undoes a resolution)."""
+        if not self.undo_list:
+            self.notify("Nothing to undo: this session's writes are all taken back (or none made).", title="Undo")
+            return
+        if not self.can_write("undo"):
+            return
+        step = self.undo_list.pop()
+
+        def failed(detail: dict[str, Any]) -> None:
+            self.undo_list.append(step)  # still there to try again once the way is clear
+            self.notify(detail.get("message", ""), title=f"Cannot undo: {step.what}", severity="error", timeout=10)
+
+        self.write(f"undid: {step.what}", lambda engine: self._undo(engine, step), on_refused=failed)
+
+    @staticmethod
+    async def _undo(engine: MemoryEngine, step: UndoStep) -> Any:
+        return Bulk(await engine.undo(step), action="undone")
+
+    def action_undo_list(self) -> None:
+        from .screens.dialogs import TextScreen
+
+        body = Text()
+        if not self.undo_list:
+            body.append("Nothing to undo yet.")
+        for n, step in enumerate(reversed(self.undo_list)):
+            body.append(f"{'u →' if n == 0 else '   '} {step.what}\n", style="bold" if n == 0 else "")
+        body.append("\nu takes back the top one; purged entries are kept here until the app closes.", style="dim")
+        self.push_screen(TextScreen(f"Undo list ({len(self.undo_list)})", body))
 
     def on_write_failed(self, message: WriteFailed) -> None:
         if message.retry is not None and message.detail:
@@ -734,11 +805,74 @@ class EchoMemoryApp(App[int]):
         title = f"Busy: {message.what}" if message.busy else f"Refused: {message.what}"
         self.notify(message.message, title=title, severity="warning" if message.busy else "error", timeout=10)
 
+    # ---- jump and cross-links ----------------------------------------------------------------
+    def action_jump(self, text: str = "", note: str = "") -> None:
+        """`:`: open an entry in the Memory view by id prefix or key."""
+        from .screens.dialogs import JumpScreen
+
+        if self.engine is None:
+            self.notify("No store is open.", severity="error")
+            return
+        self.push_screen(JumpScreen(text, note), lambda found: self._jump(found) if found else None)
+
+    @work(exclusive=True, group="jump")
+    async def _jump(self, text: str) -> None:
+        try:
+            entry = await self.retry_busy(lambda: self._find_entry(text))
+        except (InvalidValue, StoreError) as exc:
+            self.action_jump(text, str(exc))
+            return
+        if entry is None:
+            self.action_jump(text, f"No entry has the id or key {text!r}.")
+            return
+        self.open_entry(entry)
+
+    async def _find_entry(self, text: str) -> Optional[MemoryEntry]:
+        """An id or id prefix first, else the key's current version (else its newest)."""
+        engine = self.engine
+        try:
+            return await engine.get(await engine.resolve_id(text))
+        except EntryNotFound:
+            pass
+        same = [e for e in await engine.list_entries(EntryFilter(text=text), limit=1000) if e.key == text]
+        same.sort(key=lambda e: (e.superseded_by is None, e.tier is not MemoryTier.WORKING, e.version))
+        return same[-1] if same else None
+
+    def open_entry(self, entry: MemoryEntry) -> None:
+        """Show one entry in the Memory view (from a jump or another view's cross-link)."""
+        self.screen.set_focus(None)
+        self.action_view("memory")
+        self.memory_view.show_entry(entry)
+
+    def action_open_linked(self) -> None:
+        """The entry the active view's selection names (a candidate, a blocked write's
+        protected entry, a review side), opened in the Memory view."""
+        view = self._view_widget(self.query_one(TabbedContent).active)
+        linked = getattr(view, "linked_entry", None)
+        target = linked() if linked is not None else None
+        if not target:
+            self.notify("Nothing here names a stored entry.", title="Open in Memory")
+            return
+        self._jump_linked(target)
+
+    @work(exclusive=True, group="jump")
+    async def _jump_linked(self, target: str) -> None:
+        try:
+            entry = await self.retry_busy(lambda: self._find_entry(target))
+        except (InvalidValue, StoreError) as exc:
+            entry, why = None, str(exc)
+        else:
+            why = "it is no longer in the store (purged or undone)"
+        if entry is None:
+            self.notify(f"Cannot open {target}: {why}.", title="Open in Memory", severity="warning")
+            return
+        self.open_entry(entry)
+
     # ---- edit / add / purge / decay flows --------------------------------------------------------
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
         from .screens.dialogs import EditScreen, RefusalScreen
 
-        if not self.can_write("edit"):
+        if text is None and not self.can_write("edit"):  # (back from a refusal: the typed text reopens)
             return
 
         def edited(new_text: Optional[str]) -> None:
@@ -755,7 +889,7 @@ class EchoMemoryApp(App[int]):
                 self.push_screen(RefusalScreen(f"edit of {entry.key}", detail, new_text), after)
 
             self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused,
-                       select_result=True)
+                       select_result=True, undo_ids=[entry.id])
 
         if entry.superseded_by is not None:
             self._edit_head(entry)
@@ -783,7 +917,7 @@ class EchoMemoryApp(App[int]):
     def action_add_entry(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
         from .screens.dialogs import AddEntryScreen, RefusalScreen
 
-        if not self.can_write("adding an entry"):
+        if values is None and not self.can_write("adding an entry"):  # (back from a refusal: the form reopens)
             return
 
         def submitted(form: Optional[dict[str, Any]]) -> None:
@@ -816,13 +950,69 @@ class EchoMemoryApp(App[int]):
         body.append("Delete this archived entry for good?\n\n")
         body.append(f"{entry.key}  v{entry.version}\n", style="bold")
         body.append(entry.content + "\n\n")
-        body.append("Purging cannot be undone; the audit log keeps a record.", style="dim")
+        body.append("u undoes the purge until the app closes; after that it is gone (the audit log keeps a "
+                    "record).", style="dim")
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
-                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id))
+                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id),
+                           undo_ids=[entry.id])
 
         self.push_screen(ConfirmScreen("Purge entry", body, "Purge"), confirmed)
+
+    BULK = {  # action -> (which marked entries it applies to, the engine call); pin is decided below
+        "archive": (lambda e: e.tier.label == "semantic", lambda engine, e: engine.archive(e.id)),
+        "restore": (lambda e: e.tier.label == "archival", lambda engine, e: engine.restore(e.id)),
+        "purge": (lambda e: e.tier.label == "archival", lambda engine, e: engine.purge(e.id)),
+    }
+
+    def bulk_write(self, action: str, marked: list[MemoryEntry]) -> None:
+        """One confirmation for every marked entry, then one write and one undo for all of them."""
+        from .screens.dialogs import ConfirmScreen
+
+        if not self.can_write(f"{action} of the marked entries"):
+            return
+        if action == "pin":  # pin them all, or unpin them all when every one is pinned already
+            pin = not all(e.pinned for e in marked)
+            verb = "pin" if pin else "unpin"
+            applies = lambda e: e.pinned != pin  # noqa: E731
+            call = lambda engine, e: engine.pin(e.id) if pin else engine.unpin(e.id)  # noqa: E731
+        else:
+            verb, (applies, call) = action, self.BULK[action]
+        targets = [e for e in marked if applies(e)]
+        skipped = len(marked) - len(targets)
+        if not targets:
+            self.notify(f"Nothing to {verb}: none of the {len(marked)} marked entries qualifies.", title=verb.title())
+            return
+        body = Text()
+        body.append(f"{verb.title()} {len(targets)} marked entr{'y' if len(targets) == 1 else 'ies'}?\n\n", style="bold")
+        for entry in targets[:12]:
+            body.append(f"  {entry.key}  v{entry.version}  {entry.tier.label}\n")
+        if len(targets) > 12:
+            body.append(f"  … and {len(targets) - 12} more\n")
+        if skipped:
+            body.append(f"\n{skipped} marked entr{'y is' if skipped == 1 else 'ies are'} left out (nothing to "
+                        f"{verb}).\n", style="dim")
+        body.append("\nu undoes all of them at once.", style="dim")
+        what = f"{verb} {len(targets)} entries"
+
+        async def run(engine: MemoryEngine) -> Bulk:
+            done = Bulk([])
+            for entry in targets:
+                try:
+                    outcome = await call(engine, entry)
+                    done.changed.extend(outcome.changed or [outcome.entry])
+                except (WriteRejected, EntryNotFound) as exc:
+                    done.refused.append(f"{entry.key}: {getattr(exc, 'message', exc)}")
+            return done
+
+        def confirmed(yes: Optional[bool]) -> None:
+            if yes:
+                self.memory_view.browser.set_marks([])
+                self.write(what, run, undo_ids=[e.id for e in targets])
+
+        self.push_screen(ConfirmScreen(f"{verb.title()} marked entries", body, verb.title(),
+                                       danger=action in ("archive", "purge")), confirmed)
 
     def action_decay(self) -> None:
         if self.engine is None:
@@ -844,7 +1034,7 @@ class EchoMemoryApp(App[int]):
         def decided(apply: Optional[bool]) -> None:
             if apply:
                 self.write(f"decay pass archived {len(changes)} entries",
-                           lambda engine: self._apply_decay(engine))
+                           lambda engine: self._apply_decay(engine), undo_ids=[c.entry.id for c in changes])
 
         self.push_screen(DecayPreviewScreen(changes, threshold, self.read_only), decided)
 

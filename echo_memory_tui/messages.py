@@ -110,12 +110,14 @@ class DetailLoaded(Message):
 class WriteDone(Message):
     """A write through the engine succeeded."""
 
-    def __init__(self, what: str, entry_ids: list[str], note: str = "", select: Optional[str] = None) -> None:
+    def __init__(self, what: str, entry_ids: list[str], note: str = "", select: Optional[str] = None,
+                 undo: Any = None) -> None:
         super().__init__()
         self.what = what
         self.entry_ids = entry_ids
         self.note = note
         self.select = select
+        self.undo = undo  # an engine UndoStep that takes this write back, or None
 
 
 class WriteFailed(Message):

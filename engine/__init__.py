@@ -19,7 +19,7 @@ from .errors import (
     WriteRejected,
 )
 from .gate import DecayChange, WriteOutcome, provenance_guard
-from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange
+from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange, UndoStep
 from .models import (
     AuditRecord,
     Contradiction,
@@ -46,7 +46,7 @@ __all__ = [
     "NotFound", "Contradiction", "ContradictionStatus", "DecayChange", "EntryFilter",
     "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
-    "StoreChange", "StoreError", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
+    "StoreChange", "StoreError", "UndoStep", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "reveal_invisible", "scan_memory_content",
     "LearnedStatus", "learned_status", "strip_invisible",
     "EpisodeQuery", "parse_entry_filter", "parse_episode_filter", "parse_time",

@@ -24,8 +24,8 @@ import platformdirs
 from .actors import Actor
 from .config import Settings
 from .errors import ConfigError, EchoMemoryError, InvalidValue, WriteRejected
-from .memory import EntryFilter, MemoryEngine, import_place
-from .models import MemoryEntry, MemoryType, ProvenanceLevel
+from .memory import SORTABLE, EntryFilter, MemoryEngine, import_place
+from .models import MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 from .query import parse_provenance, parse_tier, parse_type
 from .scanner import MAX_CONTENT_CHARS, learned_status, scan_memory_content, strip_invisible
 
@@ -88,8 +88,23 @@ def entry_line(e: MemoryEntry) -> str:
             f"{e.key:<24} {e.content[:70]}")
 
 
+def plain(value: Any) -> str:
+    """A field as a person reads it: no Python reprs (None, True, [..])."""
+    if value is None or value == "" or value == []:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
 def entry_block(e: MemoryEntry) -> str:
-    return "\n".join(f"{k:>15}: {v}" for k, v in e.to_dict().items())
+    return "\n".join(f"{k:>15}: {plain(v)}" for k, v in e.to_dict().items())
+
+
+def audit_line(r: Any) -> str:
+    return f"{r.at:%Y-%m-%d %H:%M} {r.action:<10} {r.actor:<10} {(r.entry_id or '')[:8]:<8} {r.reason}"
 
 
 # ---- commands ------------------------------------------------------------------------
@@ -126,9 +141,16 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
     entry = await engine.get(args.id)
     data = entry.to_dict()
     data["decay"] = engine.explain_decay(entry)
-    data["audit"] = [r.to_dict() for r in await engine.audit(entry.id, limit=50)]
-    emit(args, data, lambda: entry_block(entry) + "\n" + "\n".join(
-        f"{'decay.' + k:>15}: {v}" for k, v in data["decay"].items()))
+    audit_records = await engine.audit(entry.id, limit=50)
+    data["audit"] = [r.to_dict() for r in audit_records]
+    decay = data["decay"]
+    emit(args, data, lambda: "\n".join([
+        entry_block(entry),
+        f"{'decay':>15}: factor {decay['factor']:.3f}, effective importance {decay['effective_importance']:.3f} "
+        f"(archived under {decay['threshold']:.2f}); half-life {decay['half_life_days']:.0f} days; "
+        + (f"archived in {decay['days_until_archive']} days if never recalled"
+           if decay["days_until_archive"] is not None else "not archived by decay"),
+        "audit trail (newest first):", *("  " + audit_line(r) for r in audit_records)]))
     return EXIT_OK
 
 
@@ -159,9 +181,13 @@ def _simple(method: str) -> Callable[[MemoryEngine, argparse.Namespace], Awaitab
 
 async def cmd_purge(engine: MemoryEngine, args) -> int:
     if args.expired:
-        purged = await engine.purge_expired(actor="cli")
-        emit(args, [e.to_dict() for e in purged], lambda: f"purged {len(purged)} archived entries")
+        purged = await engine.purge_expired(actor="cli", dry_run=args.dry_run)
+        verb = "would purge" if args.dry_run else "purged"
+        emit(args, [e.to_dict() for e in purged], lambda: "\n".join(
+            [f"{verb} {len(purged)} archived entries"] + [f"  {entry_line(e)}" for e in purged]))
         return EXIT_OK
+    if args.dry_run:
+        raise CliError("--dry-run needs --expired (to see one entry before purging it: show ID)", EXIT_USAGE)
     if not args.id:
         raise CliError("purge needs an ID or --expired", EXIT_USAGE)
     return await _simple("purge")(engine, args)
@@ -227,8 +253,7 @@ async def cmd_working(engine: MemoryEngine, args) -> int:
 
 async def cmd_audit(engine: MemoryEngine, args) -> int:
     records = await engine.audit(args.id, args.action, args.limit)
-    emit(args, [r.to_dict() for r in records], lambda: "\n".join(
-        f"{r.at:%Y-%m-%d %H:%M} {r.action:<10} {r.actor:<10} {(r.entry_id or '')[:8]:<8} {r.reason}" for r in records))
+    emit(args, [r.to_dict() for r in records], lambda: "\n".join(map(audit_line, records)))
     return EXIT_OK
 
 
@@ -310,38 +335,62 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(handler=handler)
         return p
 
+    ID = "entry id, or its first 8 characters (as list prints them)"
+    tiers, types, sources = (", ".join(m.label for m in enum) for enum in (MemoryTier, MemoryType, ProvenanceLevel))
     add("demo", cmd_demo, "fill a new store with the demo data")
     add("stats", cmd_stats, "counts per tier, type, provenance")
     p = add("list", cmd_list, "list entries")
-    p.add_argument("--tier"), p.add_argument("--type"), p.add_argument("--source")
-    p.add_argument("--pinned", action="store_true"), p.add_argument("--text"), p.add_argument("--tag")
-    p.add_argument("--sort", default="updated_at"), p.add_argument("--limit", type=positive_int, default=None)
-    add("show", cmd_show, "one entry with decay and audit trail").add_argument("id")
+    p.add_argument("--tier", help=f"only this tier: {tiers}")
+    p.add_argument("--type", help=f"only this type: {types}")
+    p.add_argument("--source", help=f"only this provenance: {sources}")
+    p.add_argument("--pinned", action="store_true", help="only pinned entries")
+    p.add_argument("--text", help="only entries whose key or content contains TEXT (case-insensitive)")
+    p.add_argument("--tag", help="only entries with this tag (case-insensitive)")
+    p.add_argument("--sort", default="updated_at", help=f"sort (descending) by one of: {', '.join(SORTABLE)} "
+                   "(default: updated_at)")
+    p.add_argument("--limit", type=positive_int, default=None, help="at most N entries (a whole number >= 1)")
+    add("show", cmd_show, "one entry with decay and audit trail").add_argument("id", help=ID)
     p = add("add", cmd_add, "write an entry through the gate")
-    p.add_argument("--key", required=True), p.add_argument("--content", required=True, help="text, or - for stdin")
+    p.add_argument("--key", required=True, help="the fact's name, e.g. user/editor (one key, one fact)")
+    p.add_argument("--content", required=True, help="text, or - for stdin")
     p.add_argument("--strip-invisible", action="store_true",
                    help="remove invisible characters (zero-width, bidi controls, tags...) before the write, and list them")
-    p.add_argument("--type", default="environment", choices=[t.label for t in MemoryType])
-    p.add_argument("--source", default="model_inferred", choices=[s.label for s in ProvenanceLevel])
-    p.add_argument("--tags", default=""), p.add_argument("--importance", type=float, default=0.5)
-    p.add_argument("--pin", action="store_true")
+    p.add_argument("--type", default="environment", choices=[t.label for t in MemoryType],
+                   help="user (about the person) or environment (about the world; default)")
+    p.add_argument("--source", default="model_inferred", choices=[s.label for s in ProvenanceLevel],
+                   help="provenance, lowest to highest: " + sources + " (default: model_inferred)")
+    p.add_argument("--tags", default="", help="comma-separated tags, e.g. python,ci")
+    p.add_argument("--importance", type=float, default=0.5,
+                   help="0.0 to 1.0 (default 0.5): higher decays later and ranks higher")
+    p.add_argument("--pin", action="store_true", help="pin it: always in prompts, never decays (a person's choice)")
     for name in ("pin", "unpin", "archive", "restore"):
-        add(name, _simple(name), f"{name} an entry").add_argument("id")
+        add(name, _simple(name), f"{name} an entry").add_argument("id", help=ID)
     p = add("purge", cmd_purge, "delete an archived entry, or all past retention")
-    p.add_argument("id", nargs="?"), p.add_argument("--expired", action="store_true")
+    p.add_argument("id", nargs="?", help=ID + " (an archived entry)")
+    p.add_argument("--expired", action="store_true",
+                   help="every archived, unpinned entry not updated for memory.purgeRetentionDays (default 90)")
+    p.add_argument("--dry-run", action="store_true", help="with --expired: list what would be purged, purge nothing")
     add("decay", cmd_decay, "archive entries whose effective importance fell under the threshold").add_argument(
-        "--dry-run", action="store_true")
+        "--dry-run", action="store_true", help="list what would be archived, archive nothing")
     p = add("scan", None, "run the write scanner on TEXT or on JSON lines from stdin")
-    p.add_argument("text", nargs="?"), p.add_argument("--jsonl", action="store_true")
-    add("export", cmd_export, "write every entry as JSONL").add_argument("path")
+    p.add_argument("text", nargs="?", help="the text to scan (or use --jsonl)")
+    p.add_argument("--jsonl", action="store_true",
+                   help='read JSON lines {"text": "..."} from stdin and print one verdict per line')
+    add("export", cmd_export, "write every entry as JSONL").add_argument("path", help="the JSONL file to write")
     p = add("import", cmd_import, "read JSONL, or another agent's memory folder")
-    p.add_argument("path"), p.add_argument("--from", dest="source_format", choices=["echo-agent", "hermes"])
+    p.add_argument("path", help="a JSONL file (an export), or a folder with --from")
+    p.add_argument("--from", dest="source_format", choices=["echo-agent", "hermes"],
+                   help="read another agent's memory folder: echo-agent or hermes")
     p.add_argument("--trust-provenance", action="store_true",
                    help="keep the provenance the file declares (restoring your own export); audited")
     p = add("working", cmd_working, "the WORKING tier (or --core snapshot) as prompt markdown")
-    p.add_argument("--session"), p.add_argument("--core", action="store_true")
+    p.add_argument("--session", help="one session's WORKING notes (default: every session)")
+    p.add_argument("--core", action="store_true",
+                   help="the core snapshot instead: pinned and user facts as injected into every prompt")
     p = add("audit", cmd_audit, "the audit log")
-    p.add_argument("--id"), p.add_argument("--action"), p.add_argument("--limit", type=positive_int, default=100)
+    p.add_argument("--id", help="only records about this entry: " + ID)
+    p.add_argument("--action", help="only this action, e.g. write, pin, archive, restore, purge, reject, undo")
+    p.add_argument("--limit", type=positive_int, default=100, help="at most N records, newest first (default 100)")
     for module in EXTENSIONS:
         importlib.import_module(module).register(add)
     return parser
@@ -372,7 +421,7 @@ def no_command(parser: argparse.ArgumentParser) -> int:
 
 
 # Commands whose ID may be given as a unique prefix (as `list` prints them).
-ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history")
+ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history", "audit")
 
 
 def main(argv: Optional[list[str]] = None, open_app: Optional[OpenApp] = None) -> int:

@@ -474,14 +474,17 @@ class WriteGate:
                                                                    "content": entry.content})
             return WriteOutcome("purged", entry)
 
-    async def purge_expired(self, actor: AnyActor) -> list[MemoryEntry]:
-        """Purge archived entries not updated for memory.purgeRetentionDays (a person only)."""
+    async def purge_expired(self, actor: AnyActor, dry_run: bool = False) -> list[MemoryEntry]:
+        """Purge archived entries not updated for memory.purgeRetentionDays (a person only);
+        dry_run lists them and purges nothing."""
         actor = await self.refuse_unless_person(actor, "purge")
         cutoff = self.clock() - timedelta(days=float(self.settings.get("memory.purgeRetentionDays")))
         rows = await self.store.fetchall(
             f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='archival' AND pinned=0 AND updated_at < ?",
             (to_iso(cutoff),),
         )
+        if dry_run:
+            return [row_to_entry(row) for row in rows]
         purged = []
         for row in rows:
             purged.append((await self.purge(row[0], actor)).entry)
@@ -615,16 +618,20 @@ class WriteGate:
         refusing when its key has meanwhile been taken by another live entry."""
         entry = await self._load(conn, entry_id)
         if superseded_by is None and tier is MemoryTier.SEMANTIC:
-            holder = await self.store.current_for_key(conn, entry.type, entry.key)
-            if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
-                raise WriteRejected("key_taken", f"{entry.key!r} now has a live entry {holder.id}; "
-                                    f"{entry_id} cannot come back beside it", existing_id=holder.id)
-            await self._refuse_other_type(conn, entry)
+            await self._refuse_second_head(conn, entry)
         updated = replace(entry, tier=tier, superseded_by=superseded_by, updated_at=self.clock())
         await Store.update_entry(conn, updated)
         await self._audit(conn, "reinstate", actor, entry_id, reason,
                           {"tier": tier.label, "superseded_by": superseded_by})
         return updated
+
+    async def _refuse_second_head(self, conn, entry: MemoryEntry) -> None:
+        """An entry coming back live may not sit beside another live entry for its key."""
+        holder = await self.store.current_for_key(conn, entry.type, entry.key)
+        if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
+            raise WriteRejected("key_taken", f"{entry.key!r} now has a live entry {holder.id}; "
+                                f"{entry.id} cannot come back beside it", existing_id=holder.id)
+        await self._refuse_other_type(conn, entry)
 
     async def unmerge_in(self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]],
                          actor: AnyActor, reason: str) -> list[MemoryEntry]:
@@ -644,3 +651,52 @@ class WriteGate:
                           {"key": merged.key, "version": merged.version, "content": merged.content})
         return [await self.reinstate_in(conn, entry_id, tier, superseded_by, actor, reason)
                 for entry_id, tier, superseded_by in originals]
+
+    # ---- undo: a person takes back a write the app made ----------------------------
+    async def revert(self, before: Iterable[MemoryEntry], created: Iterable[str], actor: AnyActor,
+                     reason: str = "undo") -> list[MemoryEntry]:
+        """Put entries back as they were before a write, in one transaction (a person only).
+
+        The versions the write created are removed (their content stays in the audit
+        log); an entry the write purged is re-inserted verbatim, with its place in its
+        chain; every other entry gets back its tier, supersession, pin and last access.
+        Refused, with nothing written, when the store has moved on: a created version
+        has a newer one, or another live entry now holds a key that would come back."""
+        actor = await self.refuse_unless_person(actor, "undo")
+        before, created = list(before), list(created)
+        ours = {e.id for e in before} | set(created)
+        now = self.clock()
+        async with self.store.transaction() as conn:
+            for new_id in created:
+                new = await self._load_live(conn, new_id)
+                async with conn.execute("SELECT id FROM entries WHERE superseded_by=?", (new_id,)) as cur:
+                    strangers = {r[0] for r in await cur.fetchall()} - ours
+                if strangers:
+                    raise WriteRejected("version_in_use", f"{', '.join(sorted(strangers))} now point at "
+                                        f"{new.key!r} v{new.version}; it cannot be taken back", id=new_id)
+                await Store.delete_entry(conn, new_id)
+                await self._audit(conn, "discard", actor, new_id, reason,
+                                  {"key": new.key, "version": new.version, "content": new.content})
+            missing = [e for e in before if not await self._exists(conn, e.id)]
+            for old in missing:  # purged: back verbatim, scanned like any import
+                validate_shape(old)
+                self._scan_or_reject(old)
+                await Store.insert_entry(conn, old)
+                await self._audit(conn, "unpurge", actor, old.id, reason, {"key": old.key, "version": old.version})
+            reverted = list(missing)
+            for old in before:
+                if old in reverted:
+                    continue
+                current = await self._load(conn, old.id)
+                state = (old.tier, old.superseded_by, old.pinned, old.last_accessed)
+                if state == (current.tier, current.superseded_by, current.pinned, current.last_accessed):
+                    continue
+                if old.superseded_by is None and old.tier is MemoryTier.SEMANTIC:
+                    await self._refuse_second_head(conn, current)
+                updated = replace(current, tier=old.tier, superseded_by=old.superseded_by, pinned=old.pinned,
+                                  last_accessed=old.last_accessed, updated_at=now)
+                await Store.update_entry(conn, updated)
+                await self._audit(conn, "undo", actor, old.id, reason, {
+                    "tier": old.tier.label, "superseded_by": old.superseded_by, "pinned": old.pinned})
+                reverted.append(updated)
+        return reverted

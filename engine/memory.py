@@ -345,8 +345,8 @@ class MemoryEngine:
         """A person only."""
         return await self.gate.purge(entry_id, self.who(actor))
 
-    async def purge_expired(self, actor: AnyActor = None) -> list[MemoryEntry]:
-        return await self.gate.purge_expired(self.who(actor))
+    async def purge_expired(self, actor: AnyActor = None, dry_run: bool = False) -> list[MemoryEntry]:
+        return await self.gate.purge_expired(self.who(actor), dry_run)
 
     async def decay(self, dry_run: bool = True, actor: AnyActor = None) -> list[DecayChange]:
         return await self.gate.decay_pass(apply=not dry_run, actor=self.who(actor))
@@ -674,5 +674,39 @@ class MemoryEngine:
         """The entry's vector: model stamp and state (current, pending, stale, none, unchecked)."""
         return await self.recall_service.vector_state(entry_id)
 
+    # ---- undo, for the app's undo list (issue 9) -------------------------------------------
+    async def undo_snapshot(self, entry_ids: Iterable[str]) -> list[MemoryEntry]:
+        """Before a write: the entries it may change, as they are now, with their chain
+        neighbours (the head a new version will supersede, the versions a purge splices)."""
+        ids = list(dict.fromkeys(entry_ids))
+        marks = ",".join("?" * len(ids))
+        rows = await self.store.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id IN ({marks}) OR superseded_by IN ({marks})", ids + ids)
+        found = {e.id: e for e in map(row_to_entry, rows)}
+        for entry in list(found.values()):
+            head = await self.gate.head_of(entry)
+            found.setdefault(head.id, head)
+        return list(found.values())
 
-__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange"]
+    async def undo(self, step: UndoStep, actor: AnyActor = None) -> list[MemoryEntry]:
+        """Take a write back (a person only): see WriteGate.revert."""
+        return await self.gate.revert(step.before, step.created, self.who(actor), f"undo: {step.what}")
+
+
+@dataclass(frozen=True)
+class UndoStep:
+    """One write that can be taken back: the entries as they were before it and the
+    versions it created. A purged entry lives on here (in memory) until the app closes."""
+
+    what: str
+    before: tuple[MemoryEntry, ...]
+    created: tuple[str, ...] = ()
+
+    @classmethod
+    def after(cls, what: str, before: Iterable[MemoryEntry], changed: Iterable[MemoryEntry]) -> "UndoStep":
+        before = tuple(before)
+        known = {e.id for e in before}
+        return cls(what, before, tuple(e.id for e in changed if e.id not in known))
+
+
+__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange", "UndoStep"]

@@ -1,4 +1,4 @@
-"""Modal dialogs: confirm, edit content, a refused write, new entry, decay preview."""
+"""Modal dialogs: confirm, edit content, a refused write, new entry, decay preview, jump."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from engine import KNOBS, MemoryEntry, MemoryType, ProvenanceLevel
 
 from ..format import highlight_span, provenance_badge, visible
 
+SHOWN_CHARS = 4000  # of a refused text shown in the dialog (a 100 KB paste stays whole in the editor)
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
 {name} > Vertical {{ width: 84; max-width: 95%; height: auto; max-height: 90%; border: thick $accent;
@@ -169,8 +170,11 @@ class RefusalScreen(ModalScreen[str]):
                 if detail.get(name):
                     table.add_row(name.replace("_", " "), str(detail[name]))
             yield Static(table)
-            yield Static(highlight_span(self.content, scan.get("offset"), scan.get("matched"), scan.get("codepoint")),
-                         id="refused-content")
+            shown = highlight_span(self.content[:SHOWN_CHARS], scan.get("offset"), scan.get("matched"),
+                                   scan.get("codepoint"))
+            if len(self.content) > SHOWN_CHARS:
+                shown.append(f"\n… {len(self.content):,} characters in all (kept whole)", style="dim italic")
+            yield Static(shown, id="refused-content")
             yield Static("Invisible characters are shown as ⟨U+…⟩; the match is highlighted. Your text is kept.",
                          classes="hint")
             with Horizontal(classes="buttons"):
@@ -330,3 +334,31 @@ class TextScreen(ModalScreen[None]):
 
 __all__ = ["ConfirmScreen", "EditScreen", "MergeScreen", "RefusalScreen", "AddEntryScreen", "DecayPreviewScreen", "TextScreen",
            "KNOBS", "Label"]
+
+
+class JumpScreen(ModalScreen[Optional[str]]):
+    """`:` asks for an id prefix or a key; a miss comes back here with the text kept."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="JumpScreen")
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, text: str = "", note: str = "") -> None:
+        super().__init__()
+        self.text, self.note = text, note
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Jump to an entry", classes="title")
+            yield Static("An id (or its first 8 characters) or a key such as user/editor; Enter opens it.",
+                         classes="hint")
+            if self.note:
+                yield Static(Text(self.note), classes="error", id="jump-error")
+            yield Input(self.text, id="jump", placeholder="id prefix or key")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)

@@ -154,6 +154,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         self._last_highlight: Optional[str] = "<none>"
         self.empty_hint = "No entries."
         self.error: Optional[str] = None
+        self.marked: dict[str, MemoryEntry] = {}  # id -> the entry as marked, for a bulk action
 
     # ---- public --------------------------------------------------------------------
     @property
@@ -178,9 +179,27 @@ class EntryBrowser(ScrollView, can_focus=True):
         offset = index % PAGE_SIZE
         return page[offset] if offset < len(page) else None
 
-    def set_filter(self, flt: EntryFilter) -> None:
+    def set_filter(self, flt: EntryFilter, select: Optional[str] = None) -> None:
+        """A new filter drops the marks: a bulk action only ever acts on rows the filter shows."""
         self.flt = flt
-        self.reload(keep=False)
+        self.marked.clear()
+        self.reload(keep=False, select=select)
+
+    def set_marks(self, entries: list[MemoryEntry]) -> None:
+        self.marked = {e.id: e for e in entries}
+        self._update_titles()
+        self.refresh()
+
+    def action_toggle_mark(self) -> None:
+        """space: mark or unmark the row under the cursor and move down, as in a file manager."""
+        entry = self.current_entry()
+        if entry is None:
+            return
+        if self.marked.pop(entry.id, None) is None:
+            self.marked[entry.id] = entry
+        self._update_titles()
+        self.refresh()
+        self.action_cursor_down()
 
     def reload(self, keep: bool = True, select: Optional[str] = None) -> None:
         """Fetch the count and the visible pages again. With keep, the cursor stays
@@ -304,7 +323,8 @@ class EntryBrowser(ScrollView, can_focus=True):
         sort = SORT_LABELS.get(self.sort, self.sort)
         arrow = "↓" if self.descending else "↑"
         shown = f"{self.cursor + 1 if self.total > 0 else 0} / {max(0, self.total):,}"
-        parent.border_subtitle = f"{shown} · {arrow} {sort}"
+        marks = f" · {len(self.marked):,} marked" if self.marked else ""
+        parent.border_subtitle = f"{shown}{marks} · {arrow} {sort}"
         described = escape(describe_filter(self.flt))
         parent.border_title = "Entries" + (f" · {described}" if described else "")
 
@@ -418,7 +438,7 @@ class EntryBrowser(ScrollView, can_focus=True):
             style = base + self.get_component_rich_style("entry-browser--loading")
             return Strip([Segment(set_cell_size(f"  … row {index + 1:,}", width), style)], width)
         is_cursor = index == self.cursor
-        key = (self._generation, index, row.entry.id, width, is_cursor, self.has_focus)
+        key = (self._generation, index, row.entry.id, width, is_cursor, self.has_focus, row.entry.id in self.marked)
         strip = self._strips.get(key)
         if strip is None:
             strip = self._render_row(row, width, base, is_cursor)
@@ -473,6 +493,8 @@ class EntryBrowser(ScrollView, can_focus=True):
                 text = "● " if e.pinned else ("↳ " if e.superseded_by else "  ")
                 if e.pinned and not is_cursor:
                     style = line + Style(color="#f9a825", bold=True)
+                if e.id in self.marked:
+                    text, style = "✓" + text[0], style + Style(bold=True, reverse=True)
             elif name == "key":
                 text = e.key
             elif name == "content":

@@ -24,6 +24,7 @@ from .detail import EntryDetail
 from .lattice import VersionLattice
 from .pyramid import TierPyramid
 
+MAX_MARKED = 10_000  # mark all: beyond this the filter should narrow first
 FILTER_HELP = "words · tier: type:user|env prov:user|cons|inferred|legacy tag: session: pinned"
 
 
@@ -155,6 +156,10 @@ class MemoryView(Widget):
         self.browser.focus()
 
     def action_clear_filter(self) -> None:
+        """Esc: drop the marks first, then the filter."""
+        if self.browser.marked:
+            self.browser.set_marks([])
+            return
         box = self.query_one("#filter-bar")
         field = self.query_one("#filter", Input)
         if field.value or self.tier:
@@ -169,7 +174,22 @@ class MemoryView(Widget):
     @on(Input.Changed, "#filter")
     def _filter_typed(self, event: Input.Changed) -> None:
         event.stop()
-        self._debounced_filter(event.value)
+        if event.value != self.filter_text:  # (show_entry set both: nothing new to apply)
+            self._debounced_filter(event.value)
+
+    def show_entry(self, entry: MemoryEntry) -> None:
+        """A jump or a cross-link: the browser filtered to the entry's key, its row selected."""
+        pyramid = self.query_one(TierPyramid)
+        pyramid.selected, self.tier = None, None
+        self.filter_text = entry.key
+        self.query_one("#filter-bar").add_class("-open")
+        self.query_one("#filter", Input).value = entry.key
+        try:
+            flt = parse_entry_filter(entry.key, None)
+        except InvalidValue:  # a key the filter grammar reads otherwise: show everything
+            flt = parse_entry_filter("", None)
+        self.browser.set_filter(flt, select=entry.id)
+        self.app.focus_and_hold(self.browser)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -233,31 +253,65 @@ class MemoryView(Widget):
             self.app.notify("No entry under the cursor.", severity="warning")
         return entry
 
+    def _bulk(self, action: str) -> bool:
+        """With rows marked, p/a/r/X act on every marked entry (one confirmation, one undo)."""
+        if not self.browser.marked or not self.app.view_visible(self):
+            return False
+        self.app.bulk_write(action, list(self.browser.marked.values()))
+        return True
+
+    def action_mark_all(self) -> None:
+        if self.app.engine is not None:
+            self._mark_all(self.browser.flt)
+
+    @work(exclusive=True, group="mark-all")
+    async def _mark_all(self, flt: Any) -> None:
+        try:
+            entries = await self.app.retry_busy(lambda: self.app.engine.list_entries(flt, limit=MAX_MARKED + 1))
+        except Exception as exc:
+            self.app.notify(f"{type(exc).__name__}: {exc}", title="Mark all", severity="error")
+            return
+        if len(entries) > MAX_MARKED:
+            self.app.notify(f"More than {MAX_MARKED:,} entries match: narrow the filter to mark them all.",
+                            title="Mark all", severity="warning")
+            return
+        if flt is self.browser.flt:  # the filter did not change meanwhile
+            self.browser.set_marks(entries)
+
     def action_pin(self) -> None:
+        if self._bulk("pin"):
+            return
         entry = self._target()
         if entry is None:
             return
         if entry.pinned:
-            self.app.write(f"unpinned {entry.key}", lambda engine: engine.unpin(entry.id))
+            self.app.write(f"unpinned {entry.key}", lambda engine: engine.unpin(entry.id), undo_ids=[entry.id])
         else:
-            self.app.write(f"pinned {entry.key}", lambda engine: engine.pin(entry.id))
+            self.app.write(f"pinned {entry.key}", lambda engine: engine.pin(entry.id), undo_ids=[entry.id])
 
     def action_archive(self) -> None:
+        if self._bulk("archive"):
+            return
         entry = self._target()
         if entry is None:
             return
         if entry.tier is MemoryTier.ARCHIVAL:
             self.app.notify(f"{entry.key} is already archived", title="Archive")
             return
-        self.app.write(f"archived {entry.key}", lambda engine: engine.archive(entry.id))
+        self.app.write(f"archived {entry.key}", lambda engine: engine.archive(entry.id), undo_ids=[entry.id])
 
     def action_restore(self) -> None:
+        if self._bulk("restore"):
+            return
         entry = self._target()
         if entry is None:
             return
-        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True)
+        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True,
+                       undo_ids=[entry.id])
 
     def action_purge(self) -> None:
+        if self._bulk("purge"):
+            return
         entry = self._target()
         if entry is None:
             return
@@ -287,6 +341,6 @@ class MemoryView(Widget):
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
                 self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
-                               select_result=True)
+                               select_result=True, undo_ids=[node.id])
 
         self.app.push_screen(ConfirmScreen("Restore version", body, "Restore"), confirmed)

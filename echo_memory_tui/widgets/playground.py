@@ -164,6 +164,12 @@ class PlaygroundView(Widget):
         self.started = True
         self._render_empty()
 
+    def linked_entry(self) -> Optional[str]:
+        """ctrl+o: the candidate under the cursor."""
+        results = (self.result or {}).get("results", [])
+        row = self.query_one("#pg-results", DataTable).cursor_row
+        return results[row]["id"] if 0 <= row < len(results) else None
+
     def focus_default(self) -> None:
         self.query_one("#query", Input).focus()
 

@@ -69,6 +69,14 @@ class QuarantineView(Widget):
     def start(self) -> None:
         self.refresh_data()
 
+    def linked_entry(self) -> Optional[str]:
+        """ctrl+o: the entry the refused write would have replaced, else its key's entry."""
+        row = self.query_one(DataTable).cursor_row
+        if not 0 <= row < len(self.records):
+            return None
+        record = self.records[row]
+        return record.entry_id or (record.detail or {}).get("key") or None
+
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()
 

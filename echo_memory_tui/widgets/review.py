@@ -126,6 +126,16 @@ class ReviewView(Widget):
     def start(self) -> None:
         self.refresh_data()
 
+    def linked_entry(self) -> Optional[str]:
+        """ctrl+o: side A of the contradiction on screen (B opens side B)."""
+        pair = self.current_pair()
+        return pair.a.id if pair is not None else None
+
+    def action_open_side(self, side: str) -> None:
+        pair = self.current_pair()
+        if pair is not None and self.app.view_visible(self):
+            self.app.open_entry(getattr(pair, side))
+
     def focus_default(self) -> None:
         self.query_one(OptionList).focus()
 
