@@ -4,11 +4,9 @@ the app call this; it reads through the store and writes through the gate."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -18,6 +16,7 @@ from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
 from .fields import validate_session_key, validate_tags
+from .files import atomic_write
 from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
 from .models import (
     AuditRecord,
@@ -135,19 +134,6 @@ def import_place(where: dict) -> str:
     return " ".join(str(where[k]) if k == "file" else f"entry {where[k]}" for k in ("file", "index") if k in where)
 
 
-def _write_private(target: Path, lines: list[str]) -> None:
-    """Write lines to target atomically via a 0600 temp file in the target's folder."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.writelines(lines)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 class MemoryEngine:
@@ -494,7 +480,8 @@ class MemoryEngine:
         entries = await self.list_entries(order_by="created_at", descending=False)
         entries.sort(key=lambda e: (e.key, e.version, e.created_at))
         lines = [json.dumps(entry.to_dict(), ensure_ascii=False) + "\n" for entry in entries]
-        await asyncio.to_thread(_write_private, target, lines)
+        # a 0600 temp file in the target's folder (mkstemp), renamed over it
+        await asyncio.to_thread(atomic_write, target, "".join(lines).encode("utf-8"), False)
         return len(entries)
 
     async def import_jsonl(self, path: str | os.PathLike, actor: str = "import",

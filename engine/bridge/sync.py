@@ -25,8 +25,6 @@ import contextlib
 import fcntl
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
@@ -34,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..actors import Actor
+from ..files import atomic_write
 from ..gate import WriteRejected
 from ..importers import echo_agent as echo_agent_format
 from ..importers import read_capped
@@ -143,30 +142,6 @@ def _utf8(file: str, data: bytes) -> str:
 
 def _local(value: Optional[datetime]) -> str:
     return value.astimezone().replace(tzinfo=None).isoformat() if value else ""
-
-
-def atomic_write(path: Path, data: bytes, backup: bool = True) -> None:
-    """Replace path with data so a crash leaves the old file or the new one, never a
-    mix: the old bytes are first kept as NAME.bak, then a temp file in the same
-    folder is written, fsynced and renamed over the target, and the folder fsynced."""
-    if backup and path.exists():
-        atomic_write(path.with_name(path.name + ".bak"), path.read_bytes(), backup=False)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
 
 
 def replace_if_unchanged(path: Path, data: bytes, expected: Optional[str], lock: Optional[Path]) -> bool:
