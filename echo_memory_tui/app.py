@@ -352,6 +352,8 @@ class EchoMemoryApp(App[int]):
         self.post_message(StatsLoaded(stats))
 
     def on_stats_loaded(self, message: StatsLoaded) -> None:
+        if not self.query(StatusBar):  # the app is closing and its widgets are gone
+            return
         stats = message.stats
         self.stats = stats
         self.memory_view.set_stats(stats)

@@ -110,9 +110,7 @@ class MemoryView(Widget):
             self.detail.reload()  # else the cursor's move shows the new entry
 
     def set_stats(self, stats: dict[str, Any]) -> None:
-        # A stats message can arrive while the app is closing and the pyramid is gone.
-        for pyramid in self.query(TierPyramid):
-            pyramid.stats = stats
+        self.query_one(TierPyramid).stats = stats
 
     def current_entry(self) -> Optional[MemoryEntry]:
         """The entry on the browser's visible cursor row (the detail's copy when it shows

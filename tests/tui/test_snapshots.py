@@ -9,7 +9,6 @@ import pytest
 from textual.widgets import Input, TextArea
 
 from echo_memory_tui.widgets.episodes import EpisodesView
-from echo_memory_tui.widgets.lattice import VersionLattice
 from echo_memory_tui.widgets.quarantine import QuarantineView
 from echo_memory_tui.widgets.review import ReviewView
 from echo_memory_tui.widgets.working import WorkingView
@@ -79,10 +78,8 @@ def test_memory_archival_tier_with_lattice(app_for, snap_compare):
                          what="archival rows")
         await wait_until(pilot, lambda: app.memory_view.detail.data.entry.id ==
                          app.memory_view.browser.current_entry().id, what="detail")
-        app.memory_view.action_focus_detail()
-        # Focus scrolls the lattice into view after a refresh; do it now so a loaded
-        # machine cannot take the picture before the scroll.
-        app.screen.scroll_to_widget(app.query_one(VersionLattice), animate=False)
+        # The lattice is not focused: focusing it scrolls the history pane by a
+        # line or not depending on timing, which made this picture flaky.
         await settle(pilot)
 
     assert snap_compare(app_for(), terminal_size=SNAP_SIZE, run_before=run_before)
