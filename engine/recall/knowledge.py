@@ -51,7 +51,7 @@ class KnowledgeBase:
         self.dim = int(dim)
         self._ids: list[str] = []
         self._texts: list[str] = []
-        self._m = np.zeros((0, self.dim), np.float32)
+        self._m: np.ndarray = np.zeros((0, self.dim), np.float32)
         self.dirty = False
 
     @classmethod

@@ -187,7 +187,7 @@ class LexicalIndex:
             key = doc * max(n_terms, 1) + tid
             ukey, counts = np.unique(key, return_counts=True)  # doc-major, terms ascending
             d_doc, d_tid, d_tf = ukey // max(n_terms, 1), ukey % max(n_terms, 1), counts.astype(np.float32)
-            lengths = np.bincount(doc, minlength=n_docs).astype(np.float64)
+            lengths: np.ndarray = np.bincount(doc, minlength=n_docs).astype(np.float64)
         else:
             order = np.lexsort((tid, doc))
             d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
@@ -427,8 +427,8 @@ class LexicalIndex:
         if tid in self._d_post:
             cached = self._d_cache.get(tid)
             if cached is None:
-                s, f = self._d_post[tid]
-                cached = (np.asarray(s, np.int32), np.asarray(f, np.float32))
+                slots, freqs = self._d_post[tid]
+                cached = (np.asarray(slots, np.int32), np.asarray(freqs, np.float32))
                 self._d_cache[tid] = cached
             parts_s.append(cached[0])
             parts_f.append(cached[1])

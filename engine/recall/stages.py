@@ -155,7 +155,9 @@ def apply_gate(fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callabl
                min_idf: float) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
     """Split fused candidates into (passed, discarded) with a verdict for each."""
     matched = {} if bm25 is None else dict(zip(bm25.ids, bm25.matched))
-    passed, failed, verdicts = [], [], {}
+    passed: list[Fused] = []
+    failed: list[Fused] = []
+    verdicts: dict[str, GateVerdict] = {}
     for item in fused:
         v = gate_candidate(item.found_by("vector"), item.found_by("bm25"), matched.get(item.id, []), idf, min_idf)
         verdicts[item.id] = v
