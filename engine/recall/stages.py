@@ -49,15 +49,15 @@ class Fetched:
 
     @property
     def key(self) -> str:
-        return self._entry.key if self._entry is not None else self.row[COL['key']]
+        return self._entry.key if self._entry is not None else self.row[COL["key"]]
 
     @property
     def tier(self) -> MemoryTier:
-        return self._entry.tier if self._entry is not None else MemoryTier(self.row[COL['tier']])
+        return self._entry.tier if self._entry is not None else MemoryTier(self.row[COL["tier"]])
 
     @property
     def superseded_by(self) -> Optional[str]:
-        return self._entry.superseded_by if self._entry is not None else self.row[COL['superseded_by']]
+        return self._entry.superseded_by if self._entry is not None else self.row[COL["superseded_by"]]
 
     @property
     def entry(self) -> MemoryEntry:
@@ -69,8 +69,14 @@ class Fetched:
         if self._entry is not None:
             return self._entry
         r = self.row
-        return _DecayView(MemoryType(r[COL["type"]]), bool(r[COL["pinned"]]), r[COL["importance"]],
-                          r[COL["access_count"]], from_iso(r[COL["last_accessed"]]), MemoryTier(r[COL["tier"]]))
+        return _DecayView(
+            MemoryType(r[COL["type"]]),
+            bool(r[COL["pinned"]]),
+            r[COL["importance"]],
+            r[COL["access_count"]],
+            from_iso(r[COL["last_accessed"]]),
+            MemoryTier(r[COL["tier"]]),
+        )
 
 
 # ---- stage 0: the query ------------------------------------------------------------
@@ -95,23 +101,27 @@ def prepare_query(query: Any, max_chars: int = MAX_QUERY_CHARS) -> PreparedQuery
         space = cut.rfind(" ", max_chars - 50)
         if space > 0:
             cut = cut[:space]
-        notices.append(Notice(
-            "query_truncated",
-            f"query was {len(text):,} characters; only the first {len(cut):,} were used (limit {max_chars:,})",
-        ))
+        notices.append(
+            Notice(
+                "query_truncated",
+                f"query was {len(text):,} characters; only the first {len(cut):,} were used (limit {max_chars:,})",
+            )
+        )
         text = cut
     tokens = tokenize(text)
     return PreparedQuery(text, tokens, content_tokens(tokens), notices)
 
 
 # ---- stage 1: candidate pools ------------------------------------------------------
-def bm25_candidates(index: LexicalIndex, tokens: Sequence[str], pool: int,
-                    include_superseded: bool = False) -> LexicalHits:
+def bm25_candidates(
+    index: LexicalIndex, tokens: Sequence[str], pool: int, include_superseded: bool = False
+) -> LexicalHits:
     return index.search(tokens, pool, include_superseded=include_superseded)
 
 
-def vector_candidates(index: VectorIndex, query_vector: np.ndarray, pool: int,
-                      include_superseded: bool = False) -> VectorHits:
+def vector_candidates(
+    index: VectorIndex, query_vector: np.ndarray, pool: int, include_superseded: bool = False
+) -> VectorHits:
     return index.search(query_vector, pool, include_superseded=include_superseded)
 
 
@@ -140,8 +150,9 @@ def bm25_weight(hits: Optional[LexicalHits], base: float, confidence: float) -> 
     return base * (1.0 + confidence * (top - second) / top)
 
 
-def fuse(bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int,
-         weights: Optional[dict[str, float]] = None) -> list[Fused]:
+def fuse(
+    bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int, weights: Optional[dict[str, float]] = None
+) -> list[Fused]:
     lists: dict[str, list[str]] = {}
     if bm25 is not None:
         lists["bm25"] = list(bm25.ids)
@@ -151,8 +162,9 @@ def fuse(bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int,
 
 
 # ---- stage 3: the gate -------------------------------------------------------------
-def apply_gate(fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float],
-               min_idf: float) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
+def apply_gate(
+    fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float], min_idf: float
+) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
     """Split fused candidates into (passed, discarded) with a verdict for each."""
     matched = {} if bm25 is None else dict(zip(bm25.ids, bm25.matched))
     passed: list[Fused] = []
@@ -166,8 +178,9 @@ def apply_gate(fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callabl
 
 
 # ---- stage 5: forgetting curve -----------------------------------------------------
-def decay_weight(entry: MemoryEntry, now: datetime, half_life_days: float, archival_weight: float,
-                 blend: float = 1.0) -> DecayInfo:
+def decay_weight(
+    entry: MemoryEntry, now: datetime, half_life_days: float, archival_weight: float, blend: float = 1.0
+) -> DecayInfo:
     """How the forgetting curve weighs entry. The spec says the final score is
     "multiplied by effective_importance"; it is multiplied by a function of it,
     (1 - blend) + blend * effective_importance (memory.importanceBlend). With blend
@@ -177,8 +190,9 @@ def decay_weight(entry: MemoryEntry, now: datetime, half_life_days: float, archi
     factor = decay_mod.decay_factor(entry, now, half_life_days)
     eff = decay_mod.effective_importance(entry, now, half_life_days)
     aw = archival_weight if entry.tier is MemoryTier.ARCHIVAL else 1.0
-    return DecayInfo(factor=factor, effective_importance=eff, archival_weight=aw,
-                     multiplier=(1.0 - blend) + blend * eff)
+    return DecayInfo(
+        factor=factor, effective_importance=eff, archival_weight=aw, multiplier=(1.0 - blend) + blend * eff
+    )
 
 
 def final_order(items: Sequence[tuple[str, int, float, int]]) -> list[str]:
