@@ -33,7 +33,8 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from .tokenize import _CJK, STOP_WORDS, normalize, tokenize
+from ..words import CJK as _CJK
+from ..words import STOP_WORDS, normalize, tokenize
 from .topk import stable_top_k
 
 TOKENIZER_VERSION = 2  # 2: stop words are not indexed
