@@ -21,12 +21,13 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..errors import RecallError
 from .topk import stable_top_k
 from .vectors import VectorDimensionError
 
 
-class KnowledgeBaseError(ValueError):
-    pass
+class KnowledgeBaseError(RecallError, ValueError):
+    """The knowledge-base sidecar cannot be read or used with the active model."""
 
 
 @dataclass(frozen=True)
