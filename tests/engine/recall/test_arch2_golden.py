@@ -59,8 +59,9 @@ class OverlapReranker(Reranker):
         return object()
 
     def predict_sync(self, pairs):
-        return np.array([2.0 * len(set(index_tokens(q)) & set(index_tokens(p))) - 3.0 + (len(p) % 7) / 100
-                         for q, p in pairs])
+        return np.array(
+            [2.0 * len(set(index_tokens(q)) & set(index_tokens(p))) - 3.0 + (len(p) % 7) / 100 for q, p in pairs]
+        )
 
 
 def _rounded(value: Any) -> Any:
@@ -75,17 +76,23 @@ def _rounded(value: Any) -> Any:
 
 async def explanations(folder: Path) -> list[dict[str, Any]]:
     """Every query's recall --json payload over a freshly built demo store."""
-    settings = Settings.defaults().override({"memory.embeddingModel": "fake", "memory.rerankEnabled": False,
-                                             "memory.rerankModel": "overlap"})
-    engine = await MemoryEngine.open(folder / "demo.db", settings=settings, clock=lambda: NOW,
-                                     embedder_factory=lambda name, **kw: FakeEmbedder(name),
-                                     reranker_factory=OverlapReranker)
+    settings = Settings.defaults().override(
+        {"memory.embeddingModel": "fake", "memory.rerankEnabled": False, "memory.rerankModel": "overlap"}
+    )
+    engine = await MemoryEngine.open(
+        folder / "demo.db",
+        settings=settings,
+        clock=lambda: NOW,
+        embedder_factory=lambda name, **kw: FakeEmbedder(name),
+        reranker_factory=OverlapReranker,
+    )
     try:
         await build_demo(engine, now=NOW)
         out = []
         for query, overrides, include_superseded in QUERIES:
-            res = await engine.recall(query, dry=True, overrides=overrides or None,
-                                      include_superseded=include_superseded)
+            res = await engine.recall(
+                query, dry=True, overrides=overrides or None, include_superseded=include_superseded
+            )
             data = res.to_dict()
             data.pop("timings_ms")
             out.append(_rounded(json.loads(json.dumps(data, default=str))))

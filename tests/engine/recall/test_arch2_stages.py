@@ -46,9 +46,14 @@ def context(query: str = "beta", vectors: bool = True, **knobs) -> pl.RecallCont
         return fn(*args)
 
     ctx = pl.RecallContext(
-        query=query, settings=Settings.defaults().override({"memory.rerankEnabled": False, **knobs}),
-        lexical=lexical, fetch_entries=fetch, now=NOW, vectors=index if vectors else None,
-        embed_query=embed if vectors else None, cpu=inline,
+        query=query,
+        settings=Settings.defaults().override({"memory.rerankEnabled": False, **knobs}),
+        lexical=lexical,
+        fetch_entries=fetch,
+        now=NOW,
+        vectors=index if vectors else None,
+        embed_query=embed if vectors else None,
+        cpu=inline,
     )
     ctx.ids = ids  # type: ignore[attr-defined]  # test-only: key -> id
     return ctx
@@ -89,8 +94,9 @@ async def test_bm25_finds_the_term_and_starts_fetching_its_rows():
     assert set(await ctx.prefetch) == set(ctx.bm25_hits.ids)
 
 
-@pytest.mark.parametrize("error, says", [(asyncio.TimeoutError("slow"), "timed out"),
-                                         (RuntimeError("gpu on fire"), "failed: gpu on fire")])
+@pytest.mark.parametrize(
+    "error, says", [(asyncio.TimeoutError("slow"), "timed out"), (RuntimeError("gpu on fire"), "failed: gpu on fire")]
+)
 async def test_embed_failure_turns_recall_lexical_only_with_the_reason(error, says):
     ctx = await run_until(context("beta"), "embed")
 
@@ -165,8 +171,9 @@ async def test_decay_orders_the_reranked_head_first_and_cuts_to_the_limit():
     old = replace(old, last_accessed=NOW.replace(year=2024))
     ctx.entries = {e.id: pl.Fetched(e) for e in (old, fresh, rest)}
     ctx.survivors = [Fused(old.id, 0.03), Fused(fresh.id, 0.02), Fused(rest.id, 0.5)]
-    ctx.outcome = RerankOutcome("reranked", "", [old.id, fresh.id, rest.id],
-                                scores={old.id: 0.9, fresh.id: 0.8}, head=2)
+    ctx.outcome = RerankOutcome(
+        "reranked", "", [old.id, fresh.id, rest.id], scores={old.id: 0.9, fresh.id: 0.8}, head=2
+    )
     await pl.stage_decay(ctx)
     # the head (reranked) beats a higher-RRF tail; a fresh memory beats a long-unused one
     assert ctx.ordered == [fresh.id, old.id]
@@ -176,8 +183,16 @@ async def test_decay_orders_the_reranked_head_first_and_cuts_to_the_limit():
 
 async def test_run_pipeline_times_every_stage_that_ran():
     ctx = context("beta")
-    res = await pl.run_pipeline("beta", lexical=ctx.lexical, vectors=ctx.vectors, embed_query=ctx.embed_query,
-                                fetch_entries=ctx.fetch_entries, reranker=None, settings=ctx.settings, now=NOW)
+    res = await pl.run_pipeline(
+        "beta",
+        lexical=ctx.lexical,
+        vectors=ctx.vectors,
+        embed_query=ctx.embed_query,
+        fetch_entries=ctx.fetch_entries,
+        reranker=None,
+        settings=ctx.settings,
+        now=NOW,
+    )
     assert list(res.timings_ms) == [s.name for s in pl.STAGES] + ["total"]
     hits = LexicalHits([], np.zeros(0), [], [])
     assert pl.fuse(hits, VectorHits([], np.zeros(0)), 60) == []
