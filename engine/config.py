@@ -117,6 +117,9 @@ KNOBS: dict[str, Knob] = {
         _k("memory.vectorMinSimilarity", -1.0, float, "vector candidates with cosine similarity below this do not enter fusion (-1: all do)", -1.0, 1.0),
         _k("memory.lexicalConfidence", 1.0, float, "a peaked BM25 head raises the BM25 weight: times (1 + this * (top - second) / top)", 0.0, 100.0),
         _k("memory.importanceBlend", 0.1, float, "final = score * ((1 - w) + w * effective_importance); 1 is the spec's plain product, 0 ignores importance", 0.0, 1.0),
+        # Spec: EPISODIC is "retained by importance"
+        _k("memory.maxEpisodes", 1000, int, "episodes kept; past this the least important (never one a pinned memory "
+           "came from) are demoted to ARCHIVAL entries when consolidation runs", 1, 1_000_000),
         # Spec: working tier
         _k("memory.workingMaxEntries", 20, int, "WORKING ring buffer capacity (spec: 20)", 1, 20),
         _k("memory.workingCharBudget", 4000, int, "characters of WORKING markdown injected into the prompt", 100, 1_000_000),
