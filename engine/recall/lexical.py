@@ -20,6 +20,11 @@ numpy arrays, built in bulk) plus a delta for documents added since, and an
 `alive` mask for removed ones. An update is remove + add. When the delta or the
 dead postings grow large the whole thing is compacted back into a base. A query
 touches only the postings of its terms.
+
+Why so long: one data structure with one invariant (scores equal rank_bm25's
+after any sequence of adds, removes and compactions); the bulk builder, the delta,
+the compaction and the snapshot format all maintain the same arrays, and split
+across modules each would need the others' private layout.
 """
 
 from __future__ import annotations
