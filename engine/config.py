@@ -5,6 +5,7 @@ a knob is never silently replaced by its default."""
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 import tomllib
@@ -291,13 +292,19 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _check_sections(path: Path, extra: Mapping[str, Any]) -> None:
-    """Every section other than [memory] must be a table; its owner checks the inside."""
+    """Every section other than [memory] must be a table; its owner checks the inside.
+    One nobody registered is kept as is, unless its name is a near miss of a known
+    one ([memroy]): that is a typo that would silently drop the user's settings."""
     for name, section in extra.items():
         if not isinstance(section, Mapping):
             raise ConfigError(f"{path}: [{name}] must be a table, got {type(section).__name__}")
         check = _SECTION_CHECKS.get(name)
         if check is not None:
             check(path, section)
+            continue
+        near = difflib.get_close_matches(name, ["memory", *_SECTION_CHECKS], n=1, cutoff=0.7)
+        if near:
+            raise ConfigError(f"{path}: unknown section {name!r}; did you mean [{near[0]}]?")
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Settings
+from engine import ConfigError, Settings
 
 
 def test_settings_cannot_be_changed_in_place(tmp_path):
@@ -35,3 +35,11 @@ def test_a_section_nobody_registered_is_kept_and_saved_back(tmp_path):
     text = path.read_text()
     assert "rrfK = 31" in text and "# mine" in text and "levels = [1, 2]" in text
     assert dict(Settings.load(path).extra["plugin"]) == {"name": "x", "levels": (1, 2)}
+
+
+@pytest.mark.parametrize("name", ["memroy", "Memory"])
+def test_a_near_miss_of_a_known_section_is_still_a_typo(tmp_path, name):
+    path = tmp_path / "c.toml"
+    path.write_text(f"[{name}]\nrrfK = 30\n")
+    with pytest.raises(ConfigError, match=rf"unknown section '{name}'; did you mean \[memory\]"):
+        Settings.load(path)
