@@ -25,7 +25,7 @@ run: install
 # Static checks, run before the tests: lint (no formatter yet), the import
 # contracts (engine below the app, the app on engine's public modules) and types.
 check: install
-	$(VENV)/bin/ruff check engine echo_memory_tui tests benchmarks
+	$(VENV)/bin/ruff check engine echo_memory_tui tests benchmarks tools
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 

@@ -17,7 +17,7 @@ import os  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Awaitable, Callable, Iterable, Optional
+from typing import Any, Awaitable, Callable, Iterable, Mapping, Optional
 
 from rich.table import Table
 from rich.text import Text
@@ -138,7 +138,7 @@ class EchoMemoryApp(App[int]):
         self._watch_stop: Optional[asyncio.Event] = None
         self._started_views: set[str] = set()
         self.keymap, self.key_problems = keys.keymap_from_config(self.settings.extra.get("keys"))
-        ui = self.settings.extra.get("ui") if isinstance(self.settings.extra.get("ui"), dict) else {}
+        ui = self.settings.extra.get("ui") if isinstance(self.settings.extra.get("ui"), Mapping) else {}
         self._initial_theme = ui.get("theme") if isinstance(ui.get("theme"), str) else None
         self.first_frame_at: Optional[float] = None
         self._warm_pending = False

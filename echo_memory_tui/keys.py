@@ -22,6 +22,8 @@ from typing import Any, Iterable, Mapping
 
 from textual.binding import Binding
 
+from .config_sections import leaves
+
 
 @dataclass(frozen=True)
 class Key:
@@ -190,17 +192,6 @@ def bindings(scope: str) -> list[Binding]:
     ]
 
 
-def _flatten(section: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in section.items():
-        full = f"{prefix}{name}"
-        if isinstance(value, Mapping):
-            out.update(_flatten(value, full + "."))
-        else:
-            out[full] = value
-    return out
-
-
 def keymap_from_config(section: Any) -> tuple[dict[str, str], list[str]]:
     """The config's [keys] section as a Textual keymap, and the problems found.
 
@@ -211,11 +202,11 @@ def keymap_from_config(section: Any) -> tuple[dict[str, str], list[str]]:
         return keymap, problems
     if not isinstance(section, Mapping):
         return keymap, [f"[keys] must be a table of binding id = \"key\", got {type(section).__name__}"]
-    for binding_id, value in _flatten(section).items():
+    for binding_id, value in leaves(section).items():
         if binding_id not in BY_ID:
             problems.append(f"[keys] unknown binding id {binding_id!r}")
             continue
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
             value = ",".join(value)
         if not isinstance(value, str) or not value.strip():
             problems.append(f"[keys] {binding_id}: expected a key name such as \"ctrl+x\", got {value!r}")

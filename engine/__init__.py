@@ -5,7 +5,7 @@ This package never imports Textual or Rich, and importing it does not import
 torch: models load lazily. The app uses only the names exported here."""
 
 from .actors import Actor, ActorKind
-from .config import KNOBS, Knob, Settings, default_config_path, parse_assignments
+from .config import KNOBS, Knob, Settings, default_config_path, parse_assignments, register_section
 from .errors import (
     ConfigError,
     ConsolidationError,
@@ -47,7 +47,7 @@ __all__ = [
     "EntryNotFound", "Episode", "ImportReport", "InvalidValue", "KNOBS", "Knob", "MemoryEngine", "MemoryEntry",
     "MemoryTier", "MemoryType", "ProvenanceLevel", "ReadOnlyStore", "Rendered", "ScanResult", "Settings",
     "StoreChange", "StoreError", "UndoStep", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
-    "provenance_guard", "reveal_invisible", "scan_memory_content",
+    "provenance_guard", "register_section", "reveal_invisible", "scan_memory_content",
     "LearnedStatus", "learned_status", "strip_invisible",
     "EpisodeQuery", "parse_entry_filter", "parse_episode_filter", "parse_time",
 ]

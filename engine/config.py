@@ -5,12 +5,14 @@ a knob is never silently replaced by its default."""
 
 from __future__ import annotations
 
+import difflib
 import math
 import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, Optional
 
 import platformdirs
 
@@ -116,6 +118,9 @@ KNOBS: dict[str, Knob] = {
         _k("memory.vectorMinSimilarity", -1.0, float, "vector candidates with cosine similarity below this do not enter fusion (-1: all do)", -1.0, 1.0),
         _k("memory.lexicalConfidence", 1.0, float, "a peaked BM25 head raises the BM25 weight: times (1 + this * (top - second) / top)", 0.0, 100.0),
         _k("memory.importanceBlend", 0.1, float, "final = score * ((1 - w) + w * effective_importance); 1 is the spec's plain product, 0 ignores importance", 0.0, 1.0),
+        # Spec: EPISODIC is "retained by importance"
+        _k("memory.maxEpisodes", 1000, int, "episodes kept; past this the least important (never one a pinned memory "
+           "came from) are demoted to ARCHIVAL entries when consolidation runs", 1, 1_000_000),
         # Spec: working tier
         _k("memory.workingMaxEntries", 20, int, "WORKING ring buffer capacity (spec: 20)", 1, 20),
         _k("memory.workingCharBudget", 4000, int, "characters of WORKING markdown injected into the prompt", 100, 1_000_000),
@@ -135,8 +140,26 @@ KNOBS: dict[str, Knob] = {
 }
 
 
-# Sections the app keeps in the same file: [keys] remaps bindings, [ui] holds the theme.
-APP_SECTIONS = ("keys", "ui")
+# Other top-level tables in the file belong to the program that reads them (the app
+# keeps [keys] and [ui] there): the engine holds them read-only and saves them back
+# untouched; their owner may register a check that runs at load time.
+SectionCheck = Callable[[Path, Any], None]
+_SECTION_CHECKS: dict[str, SectionCheck] = {}
+
+
+def register_section(name: str, check: SectionCheck) -> None:
+    """Validate the config file's [name] table on every load: `check(path, table)`
+    raises ConfigError naming the key and what is allowed."""
+    _SECTION_CHECKS[name] = check
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only copy: tables become mapping proxies, arrays tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def default_config_path() -> Path:
@@ -155,13 +178,23 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 class Settings:
-    """An immutable, validated set of knob values (plus opaque app sections such as [keys])."""
+    """An immutable, validated set of knob values, plus the file's other sections
+    (`extra`, read-only and opaque to the engine). A change is a new Settings
+    (`override`), so a snapshot handed to a recall or a worker cannot move under it."""
+
+    __slots__ = ("_values", "extra", "path")
+    _values: Mapping[str, Any]
+    extra: Mapping[str, Any]
+    path: Optional[Path]
 
     def __init__(self, values: Mapping[str, Any], extra: Optional[Mapping[str, Any]] = None,
                  path: Optional[Path] = None):
-        self._values = dict(values)
-        self.extra = dict(extra or {})
-        self.path = path
+        object.__setattr__(self, "_values", MappingProxyType(dict(values)))
+        object.__setattr__(self, "extra", _frozen(extra or {}))
+        object.__setattr__(self, "path", path)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Settings are immutable; use override() for a changed copy (not {name!r})")
 
     @classmethod
     def defaults(cls, path: Optional[os.PathLike | str] = None) -> "Settings":
@@ -179,12 +212,8 @@ class Settings:
                 raise ConfigError(f"config file {path} does not exist")
             return cls(cls.defaults().as_dict(), path=path)
         data = _read_toml(path)
-        unknown = sorted(set(data) - {"memory", *APP_SECTIONS})
-        if unknown:
-            raise ConfigError(f"{path}: unknown key or section {unknown[0]!r} (known: memory, "
-                              f"{', '.join(APP_SECTIONS)})")
         extra = {name: data.pop(name) for name in list(data) if name != "memory"}
-        _check_app_sections(path, extra)
+        _check_sections(path, extra)
         values = Settings.defaults().as_dict()
         for key, value in _flatten({"memory": data.get("memory", {})}).items():
             if key not in KNOBS:
@@ -262,20 +291,20 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} cannot be read: {exc.strerror}") from exc
 
 
-def _check_app_sections(path: Path, extra: Mapping[str, Any]) -> None:
-    """[keys] maps binding ids to key names, [ui] holds strings: the CLI refuses a
-    wrong type as the app would (the app also checks the binding ids themselves)."""
+def _check_sections(path: Path, extra: Mapping[str, Any]) -> None:
+    """Every section other than [memory] must be a table; its owner checks the inside.
+    One nobody registered is kept as is, unless its name is a near miss of a known
+    one ([memroy]): that is a typo that would silently drop the user's settings."""
     for name, section in extra.items():
         if not isinstance(section, Mapping):
             raise ConfigError(f"{path}: [{name}] must be a table, got {type(section).__name__}")
-    for key, value in _flatten(extra.get("keys", {})).items():
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        check = _SECTION_CHECKS.get(name)
+        if check is not None:
+            check(path, section)
             continue
-        if not isinstance(value, str) or not value.strip():
-            raise ConfigError(f"{path}: [keys] {key}: expected a key name such as \"ctrl+x\", got {value!r}")
-    for key, value in extra.get("ui", {}).items():
-        if not isinstance(value, str):
-            raise ConfigError(f"{path}: [ui] {key}: expected a string, got {value!r}")
+        near = difflib.get_close_matches(name, ["memory", *_SECTION_CHECKS], n=1, cutoff=0.7)
+        if near:
+            raise ConfigError(f"{path}: unknown section {name!r}; did you mean [{near[0]}]?")
 
 
 def parse_assignments(items: list[str]) -> dict[str, str]:

@@ -63,6 +63,11 @@ class ConsolidationError(EchoMemoryError):
     """A consolidation request that cannot be carried out; the message says why."""
 
 
+class RecallError(EchoMemoryError):
+    """Recall cannot use an index or the knowledge-base sidecar as asked (wrong
+    vector dimensions, an unreadable or foreign file); the message says which."""
+
+
 class ModelError(EchoMemoryError):
     """A model call failed (unreachable, timed out, HTTP error) after its retries."""
 

@@ -20,6 +20,8 @@ from .fields import (
     MAX_ENTITIES,
     MAX_KEY_CHARS,
     MAX_SUMMARY_CHARS,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
     excerpt,
     require_str,
     validate_content,
@@ -35,6 +37,7 @@ from .models import (
     InvalidValue,
     MemoryEntry,
     MemoryTier,
+    MemoryType,
     ProvenanceLevel,
     ScanResult,
     new_id,
@@ -43,7 +46,7 @@ from .models import (
     validate_importance,
 )
 from .scanner import MAX_CONTENT_CHARS, scan_memory_content
-from .store import ENTRY_COLUMNS, Store, row_to_entry
+from .store import ENTRY_COLUMNS, EPISODE_COLUMNS, Store, row_to_entry, row_to_episode
 
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
@@ -538,6 +541,57 @@ class WriteGate:
                                       {"effective_importance": change.effective_importance, "threshold": threshold})
                 changes = applied
         return changes
+
+    async def retain_episodes(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
+        """The spec's EPISODIC rule, "retained by importance": past memory.maxEpisodes,
+        the least important episodes (oldest first among equals) leave the tier. Each
+        is demoted, not lost: its summary becomes an ARCHIVAL entry (restorable, purged
+        like any archived entry) written here, scanned and audited, in the transaction
+        that deletes the episode. Never demoted: an episode a pinned memory came from,
+        or one whose session is not yet consolidated through it."""
+        cap = int(self.settings.get("memory.maxEpisodes"))
+        total = (await self.store.fetchone("SELECT count(*) FROM episodes"))[0]
+        if total <= cap:
+            return []
+        rows = await self.store.fetchall(
+            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE message_range_end <= "
+            "(SELECT consolidated_through FROM sessions WHERE key=episodes.session_key) AND id NOT IN "
+            "(SELECT episode_id FROM entries WHERE pinned=1 AND episode_id IS NOT NULL)")
+        episodes = sorted(map(row_to_episode, rows), key=lambda e: (e.importance, e.created_at, e.id))
+        changes = [DecayChange(self._archived_episode(e), e.importance, "demote_episode")
+                   for e in episodes[: max(0, total - cap)]]
+        if apply and changes:
+            async with self.store.transaction() as conn:
+                applied = []
+                for change in changes:
+                    entry = change.entry
+                    try:
+                        validate_shape(entry)
+                        self._scan_or_reject(entry)
+                    except (InvalidValue, WriteRejected):
+                        continue  # a summary the write rules refuse today stays an episode, never an entry
+                    cur = await conn.execute("DELETE FROM episodes WHERE id=?", (entry.episode_id,))
+                    if not cur.rowcount:
+                        continue  # gone meanwhile
+                    await self._place(conn, entry, await self.store.current_for_key(conn, entry.type, entry.key),
+                                      actor, "episode retention")
+                    await self._audit(conn, "demote_episode", actor, entry.id, "memory.maxEpisodes", {
+                        "episode": entry.episode_id, "session": entry.source_session,
+                        "importance": change.effective_importance, "max_episodes": cap})
+                    applied.append(change)
+                changes = applied
+        return changes
+
+    def _archived_episode(self, episode: Episode) -> MemoryEntry:
+        """The ARCHIVAL entry an episode is demoted to."""
+        now = self.clock()
+        tags = ["episode", *(t for t in episode.entity_ids if len(t) <= MAX_TAG_CHARS)][:MAX_TAGS]
+        return MemoryEntry(
+            key=f"episode/{episode.session_key}#{episode.message_range_start}-{episode.message_range_end}"[
+                :MAX_KEY_CHARS],
+            content=episode.summary, type=MemoryType.ENVIRONMENT, tier=MemoryTier.ARCHIVAL, tags=tags,
+            source_session=episode.session_key, importance=episode.importance, episode_id=episode.id,
+            source=ProvenanceLevel.CONSOLIDATED, created_at=episode.created_at, updated_at=now, last_accessed=now)
 
     # ---- consolidation and contradiction resolution --------------------------------
     # These take the caller's open transaction, so a fact, a supersession or an undo

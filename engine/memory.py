@@ -337,6 +337,10 @@ class MemoryEngine:
     async def decay(self, dry_run: bool = True, actor: AnyActor = None) -> list[DecayChange]:
         return await self.gate.decay_pass(apply=not dry_run, actor=self.who(actor))
 
+    async def retain_episodes(self, dry_run: bool = True, actor: AnyActor = None) -> list[DecayChange]:
+        """Episodes past memory.maxEpisodes, least important first, demoted to ARCHIVAL entries."""
+        return await self.gate.retain_episodes(apply=not dry_run, actor=self.who(actor))
+
     async def record_access(self, entry_ids: Iterable[str]) -> None:
         await self.gate.record_access(entry_ids)
 

@@ -72,6 +72,7 @@ class Pipeline:
                 await self._detect(run, episode)
                 await self._advance(session_key, episode)
             run.counts["archived_by_decay"] = len(await self.engine.decay(dry_run=False, actor="consolidation"))
+            run.counts["episodes_demoted"] = len(await self.engine.retain_episodes(dry_run=False, actor="consolidation"))
             await self._close_session(session_key)
             run.status = "ok"
         except Exception as exc:

@@ -8,31 +8,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[.\-_][a-z0-9+#]+)*")
+from ..words import CHAT_STOP_WORDS as STOP_WORDS  # the shared list and tokenizer (engine/words.py)
+from ..words import words
 
-STOP_WORDS = frozenset(
-    """
-    a about above after again all also am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has
-    have having he her here hers him his how i if in into is it its itself just me more most my
-    myself now of off on once only or other our ours out over own same she should so some such than
-    that the their them then there these they this those through to too under until up very was we
-    were what when where which while who whom why will with would you your yes yeah ok okay oh well
-    please thanks thank right think maybe really actually btw fyi still these days now there here
-    every anymore currently use uses used using run runs ran running get gets one
-    """.split()
-)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 NEGATION_WORDS = frozenset({"not", "no", "never", "nor", "longer", "stopped", "dropped", "removed", "without"})
 
 
 def sentences(text: str) -> list[str]:
     """Split prose into sentences; code spans and paths stay intact."""
     return [s.strip() for s in _SENTENCE_SPLIT.split(text) if s and s.strip()]
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("\u2019", "'").replace("n't", " not"))
 
 
 def stem(word: str) -> str:

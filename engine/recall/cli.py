@@ -7,6 +7,7 @@ import sys
 
 from ..cli import EXIT_OK, emit, positive_int
 from ..config import Settings, parse_assignments
+from . import kb_cli
 
 
 def register(add) -> None:
@@ -32,6 +33,7 @@ def register(add) -> None:
     p.add_argument("--entries", type=positive_int, default=10_000, help="synthetic store size (at least 1)")
     p.add_argument("--queries", type=positive_int, default=50, help="queries to time (at least 1)")
     p.set_defaults(needs_store=False)
+    kb_cli.register(add)
 
 
 async def cmd_recall(engine, args) -> int:

@@ -20,6 +20,8 @@ from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
+from ..errors import ModelError
+
 KEY = "memory.embeddingModel"
 DEFAULT_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
 
@@ -35,12 +37,12 @@ QUERY_THREADS = int(os.environ.get("ECHO_MEMORY_QUERY_THREADS", "1"))
 BATCH_THREADS = int(os.environ.get("ECHO_MEMORY_BATCH_THREADS", str(os.cpu_count() or 1)))
 
 
-class EmbeddingModelError(RuntimeError):
+class EmbeddingModelError(ModelError, RuntimeError):
     """The configured embedding model cannot be used; the message names memory.embeddingModel."""
 
 
-class EmbeddingTimeout(TimeoutError):
-    pass
+class EmbeddingTimeout(ModelError, TimeoutError):
+    """The query embedding missed memory.embeddingTimeoutSeconds."""
 
 
 def resolve_model_path(name: str) -> str:

@@ -20,6 +20,11 @@ numpy arrays, built in bulk) plus a delta for documents added since, and an
 `alive` mask for removed ones. An update is remove + add. When the delta or the
 dead postings grow large the whole thing is compacted back into a base. A query
 touches only the postings of its terms.
+
+Why so long: one data structure with one invariant (scores equal rank_bm25's
+after any sequence of adds, removes and compactions); the bulk builder, the delta,
+the compaction and the snapshot format all maintain the same arrays, and split
+across modules each would need the others' private layout.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from .tokenize import _CJK, STOP_WORDS, normalize, tokenize
+from ..words import CJK as _CJK
+from ..words import STOP_WORDS, normalize, tokenize
 from .topk import stable_top_k
 
 TOKENIZER_VERSION = 2  # 2: stop words are not indexed
@@ -187,7 +193,7 @@ class LexicalIndex:
             key = doc * max(n_terms, 1) + tid
             ukey, counts = np.unique(key, return_counts=True)  # doc-major, terms ascending
             d_doc, d_tid, d_tf = ukey // max(n_terms, 1), ukey % max(n_terms, 1), counts.astype(np.float32)
-            lengths = np.bincount(doc, minlength=n_docs).astype(np.float64)
+            lengths: np.ndarray = np.bincount(doc, minlength=n_docs).astype(np.float64)
         else:
             order = np.lexsort((tid, doc))
             d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
@@ -427,8 +433,8 @@ class LexicalIndex:
         if tid in self._d_post:
             cached = self._d_cache.get(tid)
             if cached is None:
-                s, f = self._d_post[tid]
-                cached = (np.asarray(s, np.int32), np.asarray(f, np.float32))
+                slots, freqs = self._d_post[tid]
+                cached = (np.asarray(slots, np.int32), np.asarray(freqs, np.float32))
                 self._d_cache[tid] = cached
             parts_s.append(cached[0])
             parts_f.append(cached[1])

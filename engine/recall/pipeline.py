@@ -1,11 +1,11 @@
-"""The hybrid recall pipeline of the spec, stage by stage:
+"""The hybrid recall pipeline of the spec as a list of stages over one context:
 
-    query -> tokenize -> BM25 pool + vector pool -> RRF -> discriminative token gate
-          -> fetch (fresh rows) -> cross-encoder rerank -> forgetting-curve weighting
+    tokenize -> bm25 -> embed -> vector -> fusion -> gate -> fetch -> rerank -> decay
 
-Each stage is a plain function testable alone; `run_pipeline` strings them
-together given the indexes and a few async callables (query embedding, fetching
-entries, the reranker), which `RecallService` supplies."""
+`run_pipeline` runs `STAGES` in order over a `RecallContext`, each stage timed by
+the one wrapper; the indexes and a few async callables (query embedding, fetching
+entries, the reranker) come from `RecallService`. The scoring functions the stages
+use live in `stages.py` (re-exported here for callers that import them from here)."""
 
 from __future__ import annotations
 
@@ -17,84 +17,33 @@ from typing import Any, Awaitable, Callable, Optional, Sequence
 
 import numpy as np
 
-from .. import decay as decay_mod
-from ..models import MemoryEntry, MemoryTier, MemoryType, from_iso, utcnow
-from ..store import COL, row_to_entry
-from .fusion import Fused, rrf_fuse
+from ..models import MemoryTier, utcnow
+from .fusion import Fused
 from .lexical import LexicalHits, LexicalIndex
-from .rerank import (
-    DISABLED,
-    FAILED,
-    RERANKED,
-    Reranker,
-    RerankOutcome,
-    rerank_stage,
+from .rerank import DISABLED, FAILED, RERANKED, Reranker, RerankOutcome, rerank_stage
+from .results import DecayInfo, Dropped, Notice, PathScore, RecallHit, RecallInputError, RecallResult, RerankInfo
+from .stages import (
+    MAX_QUERY_CHARS,
+    Fetched,
+    PreparedQuery,
+    above_floor,
+    apply_gate,
+    bm25_candidates,
+    bm25_weight,
+    decay_weight,
+    final_order,
+    fuse,
+    prepare_query,
+    vector_candidates,
 )
-from .results import (
-    DecayInfo,
-    Dropped,
-    Notice,
-    PathScore,
-    RecallHit,
-    RecallInputError,
-    RecallResult,
-    RerankInfo,
-)
-from .token_gate import GateVerdict, gate_candidate
-from .tokenize import content_tokens, entry_text, tokenize
+from .token_gate import GateVerdict
+from .tokenize import entry_text
 from .vectors import VectorHits, VectorIndex
 
-MAX_QUERY_CHARS = 2000
-
-
-class _DecayView:
-    """The fields engine.decay reads, without building a whole MemoryEntry."""
-
-    __slots__ = ("type", "pinned", "importance", "access_count", "last_accessed", "tier")
-
-    def __init__(self, type_, pinned, importance, access_count, last_accessed, tier):
-        self.type, self.pinned, self.importance = type_, pinned, importance
-        self.access_count, self.last_accessed, self.tier = access_count, last_accessed, tier
-
-
-class Fetched:
-    """A candidate's fresh store row (ENTRY_COLUMNS order) or MemoryEntry; the full
-    MemoryEntry is only built for what is shown or reranked (parsing ~100 rows per
-    recall cost ~1.5 ms)."""
-
-    __slots__ = ("row", "_entry")
-
-    def __init__(self, value):
-        if isinstance(value, MemoryEntry):
-            self.row, self._entry = None, value
-        else:
-            self.row, self._entry = value, None
-
-    @property
-    def key(self) -> str:
-        return self._entry.key if self._entry is not None else self.row[COL['key']]
-
-    @property
-    def tier(self) -> MemoryTier:
-        return self._entry.tier if self._entry is not None else MemoryTier(self.row[COL['tier']])
-
-    @property
-    def superseded_by(self) -> Optional[str]:
-        return self._entry.superseded_by if self._entry is not None else self.row[COL['superseded_by']]
-
-    @property
-    def entry(self) -> MemoryEntry:
-        if self._entry is None:
-            self._entry = row_to_entry(self.row)
-        return self._entry
-
-    def decay_view(self):
-        if self._entry is not None:
-            return self._entry
-        r = self.row
-        return _DecayView(MemoryType(r[COL["type"]]), bool(r[COL["pinned"]]), r[COL["importance"]],
-                          r[COL["access_count"]], from_iso(r[COL["last_accessed"]]), MemoryTier(r[COL["tier"]]))
-
+__all__ = [
+    "MAX_QUERY_CHARS", "STAGES", "Fetched", "PreparedQuery", "RecallContext", "Stage", "above_floor", "apply_gate",
+    "bm25_weight", "decay_weight", "final_order", "fuse", "prepare_query", "run_pipeline", "run_stage",
+]
 
 SETTING_KEYS = (
     "memory.rrfK", "memory.poolSize", "memory.gateMinIdf", "memory.rerankEnabled", "memory.rerankTopK",
@@ -105,119 +54,7 @@ SETTING_KEYS = (
 )
 
 
-# ---- stage 0: the query ------------------------------------------------------------
-@dataclass
-class PreparedQuery:
-    text: str
-    tokens: list[str]
-    content: list[str]  # tokens that are not stop words
-    notices: list[Notice] = field(default_factory=list)
-
-
-def prepare_query(query: Any, max_chars: int = MAX_QUERY_CHARS) -> PreparedQuery:
-    """Validate, truncate and tokenize. Empty -> RecallInputError."""
-    if not isinstance(query, str):
-        raise RecallInputError(f"query must be text, got {type(query).__name__}")
-    text = query.strip()
-    if not text:
-        raise RecallInputError("query is empty: give some words to recall memories by")
-    notices = []
-    if len(text) > max_chars:
-        cut = text[:max_chars]
-        space = cut.rfind(" ", max_chars - 50)
-        if space > 0:
-            cut = cut[:space]
-        notices.append(Notice(
-            "query_truncated",
-            f"query was {len(text):,} characters; only the first {len(cut):,} were used (limit {max_chars:,})",
-        ))
-        text = cut
-    tokens = tokenize(text)
-    return PreparedQuery(text, tokens, content_tokens(tokens), notices)
-
-
-# ---- stage 1: candidate pools ------------------------------------------------------
-def bm25_candidates(index: LexicalIndex, tokens: Sequence[str], pool: int,
-                    include_superseded: bool = False) -> LexicalHits:
-    return index.search(tokens, pool, include_superseded=include_superseded)
-
-
-def vector_candidates(index: VectorIndex, query_vector: np.ndarray, pool: int,
-                      include_superseded: bool = False) -> VectorHits:
-    return index.search(query_vector, pool, include_superseded=include_superseded)
-
-
-def above_floor(hits: Optional[VectorHits], floor: float) -> Optional[VectorHits]:
-    """The vector candidates at or above cosine `floor` (memory.vectorMinSimilarity):
-    a candidate pointing away from the query is not evidence, only rank noise that
-    RRF would reward as if it were."""
-    if hits is None or not len(hits) or float(hits.scores[-1]) >= floor:
-        return hits
-    keep = int(np.count_nonzero(hits.scores >= floor))  # scores are sorted, best first
-    return VectorHits(hits.ids[:keep], hits.scores[:keep])
-
-
-# ---- stage 2: fusion ---------------------------------------------------------------
-def bm25_weight(hits: Optional[LexicalHits], base: float, confidence: float) -> float:
-    """BM25's RRF weight for this query: memory.bm25Weight, raised by up to
-    (1 + memory.lexicalConfidence) when the BM25 head is peaked, i.e. its top
-    score stands clear of the second ((top - second) / top). A query naming a rare
-    term that one memory holds is where BM25 is most reliably right."""
-    if hits is None or not len(hits) or confidence <= 0:
-        return base
-    top = float(hits.scores[0])
-    if top <= 0:
-        return base
-    second = max(0.0, float(hits.scores[1])) if len(hits) > 1 else 0.0
-    return base * (1.0 + confidence * (top - second) / top)
-
-
-def fuse(bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int,
-         weights: Optional[dict[str, float]] = None) -> list[Fused]:
-    lists: dict[str, list[str]] = {}
-    if bm25 is not None:
-        lists["bm25"] = list(bm25.ids)
-    if vector is not None:
-        lists["vector"] = list(vector.ids)
-    return rrf_fuse(lists, k, weights)
-
-
-# ---- stage 3: the gate -------------------------------------------------------------
-def apply_gate(fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float],
-               min_idf: float) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
-    """Split fused candidates into (passed, discarded) with a verdict for each."""
-    matched = {} if bm25 is None else dict(zip(bm25.ids, bm25.matched))
-    passed, failed, verdicts = [], [], {}
-    for item in fused:
-        v = gate_candidate(item.found_by("vector"), item.found_by("bm25"), matched.get(item.id, []), idf, min_idf)
-        verdicts[item.id] = v
-        (passed if v.passed else failed).append(item)
-    return passed, failed, verdicts
-
-
-# ---- stage 5: forgetting curve -----------------------------------------------------
-def decay_weight(entry: MemoryEntry, now: datetime, half_life_days: float, archival_weight: float,
-                 blend: float = 1.0) -> DecayInfo:
-    """How the forgetting curve weighs entry. The spec says the final score is
-    "multiplied by effective_importance"; it is multiplied by a function of it,
-    (1 - blend) + blend * effective_importance (memory.importanceBlend). With blend
-    1 that is the spec's plain product, under which a half-forgotten memory loses
-    to any fresh one however much less relevant; a small blend keeps relevance
-    first and lets importance and recency break near-ties."""
-    factor = decay_mod.decay_factor(entry, now, half_life_days)
-    eff = decay_mod.effective_importance(entry, now, half_life_days)
-    aw = archival_weight if entry.tier is MemoryTier.ARCHIVAL else 1.0
-    return DecayInfo(factor=factor, effective_importance=eff, archival_weight=aw,
-                     multiplier=(1.0 - blend) + blend * eff)
-
-
-def final_order(items: Sequence[tuple[str, int, float, int]]) -> list[str]:
-    """Order (id, group, final, prior_rank): group ascending (0 = reranked head, 1 =
-    the rest in RRF order), then final descending, then the prior rank."""
-    return [i for i, _, _, _ in sorted(items, key=lambda t: (t[1], -t[2], t[3]))]
-
-
-# ---- the whole pipeline ------------------------------------------------------------
+# ---- the stages, over one context ---------------------------------------------------
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
 
@@ -226,6 +63,292 @@ def settings_snapshot(settings, **extra) -> dict[str, Any]:
     out = {k: settings.get(k) for k in SETTING_KEYS}
     out.update(extra)
     return out
+
+
+@dataclass
+class RecallContext:
+    """Everything one recall carries from stage to stage: the inputs `run_pipeline`
+    was given, then what each stage adds. A stage reads the fields its predecessors
+    set and writes its own; `done` ends the recall early (nothing to search for)."""
+
+    # inputs
+    query: Any
+    settings: Any
+    lexical: LexicalIndex
+    fetch_entries: Callable[[Sequence[str]], Awaitable[dict[str, Any]]]
+    now: datetime
+    limit: int = 10
+    include_superseded: bool = False
+    vectors: Optional[VectorIndex] = None
+    embed_query: Optional[Callable[[str, float], Awaitable[np.ndarray]]] = None
+    reranker: Optional[Reranker] = None
+    cpu: Callable[..., Awaitable[Any]] = asyncio.to_thread
+    vector_cpu: Optional[Callable[..., Awaitable[Any]]] = None
+    vector_reason: str = "no vector index"  # why the vector path is off, when it is
+    extra_settings: dict[str, Any] = field(default_factory=dict)
+    # what the stages add, in stage order
+    result: RecallResult = field(default_factory=lambda: RecallResult(query=""))
+    timings: dict[str, float] = field(default_factory=dict)
+    done: bool = False
+    prepared: Optional[PreparedQuery] = None
+    bm25_hits: Optional[LexicalHits] = None
+    prefetch: Optional[asyncio.Future] = None  # the BM25 candidates' rows, fetched during embedding
+    query_vector: Optional[np.ndarray] = None
+    vec_hits: Optional[VectorHits] = None
+    fused: list[Fused] = field(default_factory=list)
+    bm25_pos: dict[str, tuple[int, float]] = field(default_factory=dict)
+    vec_pos: dict[str, tuple[int, float]] = field(default_factory=dict)
+    passed: list[Fused] = field(default_factory=list)
+    failed: list[Fused] = field(default_factory=list)
+    verdicts: dict[str, GateVerdict] = field(default_factory=dict)
+    entries: dict[str, Fetched] = field(default_factory=dict)
+    survivors: list[Fused] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    outcome: Optional[RerankOutcome] = None
+    infos: dict[str, DecayInfo] = field(default_factory=dict)
+    finals: dict[str, float] = field(default_factory=dict)
+    ordered: list[str] = field(default_factory=list)
+
+    def knob(self, key: str) -> Any:
+        return self.settings.get(key)
+
+
+async def stage_tokenize(ctx: RecallContext) -> None:
+    """Validate and tokenize the query; a query with no searchable word ends here
+    with a notice saying why."""
+    prepared = ctx.prepared = prepare_query(ctx.query)
+    ctx.result = RecallResult(
+        query=prepared.text,
+        settings=settings_snapshot(ctx.settings, limit=ctx.limit, include_superseded=ctx.include_superseded,
+                                   **ctx.extra_settings),
+        notices=list(prepared.notices),
+    )
+    if not prepared.tokens:
+        ctx.result.mode, ctx.done = "empty", True
+        ctx.result.notices.append(Notice("no_terms", "the query has no words or numbers to search for"))
+    elif not prepared.content:
+        ctx.result.mode, ctx.done = "empty", True
+        shown = ", ".join(dict.fromkeys(prepared.tokens))
+        ctx.result.notices.append(Notice(
+            "stop_words_only",
+            f"the query has only stop words ({shown}); they occur in almost every memory, so nothing "
+            "was recalled: add a word naming what you are looking for",
+        ))
+
+
+async def stage_bm25(ctx: RecallContext) -> None:
+    """The BM25 pool, then its rows start loading while the query is embedded:
+    SQLite works in its own thread, mostly waiting on I/O, which hides most of the
+    fetch behind the embedding."""
+    hits = ctx.bm25_hits = await ctx.cpu(bm25_candidates, ctx.lexical, ctx.prepared.content,
+                                         int(ctx.knob("memory.poolSize")), ctx.include_superseded)
+    if len(hits):
+        ctx.prefetch = asyncio.ensure_future(ctx.fetch_entries(list(hits.ids)))
+
+
+def _vector_path_on(ctx: RecallContext) -> bool:
+    return ctx.vectors is not None and ctx.embed_query is not None
+
+
+async def stage_embed(ctx: RecallContext) -> None:
+    """Embed the query after BM25, not beside it: on 2 cores the embedding's torch
+    threads and a concurrent BM25 thread oversubscribe the CPU (measured: query
+    embedding 9 ms alone, >100 ms when overlapped with BLAS work). A failure turns
+    recall lexical-only with the reason, never an error."""
+    try:
+        ctx.query_vector = await ctx.embed_query(ctx.prepared.text, float(ctx.knob("memory.embeddingTimeoutSeconds")))
+    except (TimeoutError, asyncio.TimeoutError) as exc:
+        ctx.vector_reason = f"query embedding timed out ({exc}; memory.embeddingTimeoutSeconds)"
+    except Exception as exc:
+        ctx.vector_reason = f"query embedding failed: {exc}"
+
+
+async def stage_vector(ctx: RecallContext) -> None:
+    """The vector pool (on the embedder's thread when the caller gives one)."""
+    ctx.vec_hits = await (ctx.vector_cpu or ctx.cpu)(vector_candidates, ctx.vectors, ctx.query_vector,
+                                                     int(ctx.knob("memory.poolSize")), ctx.include_superseded)
+
+
+async def stage_fusion(ctx: RecallContext) -> None:
+    """RRF over the two pools, the vector pool cut at its similarity floor and BM25
+    weighted by how peaked its head is."""
+    result, bm25_hits, vec_hits = ctx.result, ctx.bm25_hits, ctx.vec_hits
+    if vec_hits is None:
+        result.mode = "lexical_only"
+        result.notices.append(Notice("lexical_only", f"lexical-only recall: {ctx.vector_reason}"))
+    else:
+        floor = float(ctx.knob("memory.vectorMinSimilarity"))
+        kept = above_floor(vec_hits, floor)
+        if len(vec_hits) and not len(kept):
+            result.notices.append(Notice(
+                "vector_below_floor",
+                f"no vector candidate reached memory.vectorMinSimilarity={floor:g}; BM25 alone ranks this query",
+            ))
+        vec_hits = ctx.vec_hits = kept
+    weight = bm25_weight(bm25_hits, float(ctx.knob("memory.bm25Weight")), float(ctx.knob("memory.lexicalConfidence")))
+    result.settings["bm25_weight_applied"] = round(weight, 4)
+    ctx.fused = fuse(bm25_hits, vec_hits, int(ctx.knob("memory.rrfK")),
+                     {"bm25": weight, "vector": float(ctx.knob("memory.vectorWeight"))})
+    ctx.bm25_pos = _positions(bm25_hits)
+    ctx.vec_pos = {} if vec_hits is None else _positions(vec_hits)
+
+
+def _positions(hits: LexicalHits | VectorHits) -> dict[str, tuple[int, float]]:
+    """id -> (1-based rank, score) in one candidate pool."""
+    return {i: (r, float(s)) for r, (i, s) in enumerate(zip(hits.ids, hits.scores.tolist()), 1)}
+
+
+async def stage_gate(ctx: RecallContext) -> None:
+    """The discriminative token gate over the fused candidates."""
+    ctx.passed, ctx.failed, ctx.verdicts = apply_gate(ctx.fused, ctx.bm25_hits, ctx.lexical.idf,
+                                                      float(ctx.knob("memory.gateMinIdf")))
+
+
+async def stage_fetch(ctx: RecallContext) -> None:
+    """Fresh rows (the index may lag the store), the gate's rejects too for display;
+    what vanished, is WORKING-tier or (unless asked for) superseded drops out here."""
+    raw = dict(await ctx.prefetch) if ctx.prefetch is not None else {}
+    in_bm25 = set(ctx.bm25_hits.ids)
+    rest = [f.id for f in ctx.fused if f.id not in in_bm25]
+    if rest:
+        raw.update(await ctx.fetch_entries(rest))
+    entries = ctx.entries = {i: Fetched(v) for i, v in raw.items()}
+    ctx.dropped = [
+        Dropped(f.id, "gate", ctx.verdicts[f.id].reason, entries[f.id].key if f.id in entries else "")
+        for f in ctx.failed
+    ]
+    for f in ctx.passed:
+        e = entries.get(f.id)
+        if e is None:
+            ctx.dropped.append(Dropped(f.id, "fetch", "entry no longer exists"))
+        elif e.tier is MemoryTier.WORKING:
+            ctx.dropped.append(Dropped(f.id, "fetch", "WORKING-tier entries are the prompt buffer, not recalled", e.key))
+        elif e.superseded_by and not ctx.include_superseded:
+            ctx.dropped.append(Dropped(f.id, "fetch", f"superseded by {e.superseded_by}", e.key))
+        else:
+            ctx.survivors.append(f)
+
+
+async def stage_rerank(ctx: RecallContext) -> None:
+    """Cross-encoder rerank of the head; a reranker that is off, slow or broken
+    keeps RRF order and says why."""
+    enabled = bool(ctx.knob("memory.rerankEnabled"))
+    head_n = int(ctx.knob("memory.rerankTopK")) if enabled else 0
+
+    def text(fetched: Fetched) -> str:
+        e = fetched.entry
+        return entry_text(e.key, e.content, e.tags)
+
+    outcome = ctx.outcome = await rerank_stage(
+        ctx.prepared.text,
+        [(f.id, text(ctx.entries[f.id]) if i < head_n else "") for i, f in enumerate(ctx.survivors)],
+        ctx.reranker,
+        enabled=enabled,
+        top_k=int(ctx.knob("memory.rerankTopK")),
+        timeout=float(ctx.knob("memory.rerankTimeoutSeconds")),
+        load_timeout=float(ctx.knob("memory.rerankLoadTimeoutSeconds")),
+        min_score=float(ctx.knob("memory.rerankMinScore")),
+    )
+    notices, reranker = ctx.result.notices, ctx.reranker
+    if outcome.status not in (RERANKED, DISABLED, "empty"):
+        # a reranker that cannot load stays failed until memory.rerankModel changes:
+        # say so on the first recall, not on every one (each hit still carries the reason)
+        lasting = reranker is not None and reranker.status == FAILED
+        if not (lasting and reranker.failure_reported):
+            notices.append(Notice("rerank_unavailable", f"rerank {outcome.status}: {outcome.reason}; RRF order kept"))
+        if lasting:
+            reranker.failure_reported = True
+    if outcome.filter_skipped:
+        notices.append(Notice(
+            "min_score_filter_skipped",
+            f"every reranked candidate scored below memory.rerankMinScore={ctx.knob('memory.rerankMinScore')}; "
+            "the filter was skipped so recall is not emptied",
+        ))
+    for i, reason in outcome.dropped:
+        ctx.dropped.append(Dropped(i, "rerank", reason, ctx.entries[i].key))
+
+
+async def stage_decay(ctx: RecallContext) -> None:
+    """Forgetting-curve weighting and the final order: the reranked head first
+    (by reranker score x decay), then the rest (by RRF x decay), cut to `limit`."""
+    half_life = max(1.0, float(ctx.knob("memory.importanceDecayDays")))
+    archival_weight = float(ctx.knob("memory.archivalWeight"))
+    blend = float(ctx.knob("memory.importanceBlend"))
+    outcome = ctx.outcome
+    by_id = {f.id: f for f in ctx.survivors}
+    head = set(outcome.order[: outcome.head]) if outcome.status == RERANKED else set()
+    staged = []
+    for prior, entry_id in enumerate(outcome.order, start=1):
+        info = decay_weight(ctx.entries[entry_id].decay_view(), ctx.now, half_life, archival_weight, blend)
+        ctx.infos[entry_id] = info
+        base = outcome.scores[entry_id] if entry_id in head else by_id[entry_id].rrf
+        final = ctx.finals[entry_id] = base * info.multiplier * info.archival_weight
+        staged.append((entry_id, 0 if entry_id in head else 1, final, prior))
+    ctx.ordered = final_order(staged)[: ctx.limit]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One step of recall: `run` is timed into `timings_ms[name]`; a stage whose
+    `applies` says no for this recall is skipped and leaves no timing."""
+
+    name: str
+    run: Callable[[RecallContext], Awaitable[None]]
+    applies: Callable[[RecallContext], bool] = lambda ctx: True
+
+
+# The order ARCHITECTURE.md lists (a test compares the two).
+STAGES: tuple[Stage, ...] = (
+    Stage("tokenize", stage_tokenize),
+    Stage("bm25", stage_bm25),
+    Stage("embed", stage_embed, _vector_path_on),
+    Stage("vector", stage_vector, lambda ctx: ctx.query_vector is not None),
+    Stage("fusion", stage_fusion),
+    Stage("gate", stage_gate),
+    Stage("fetch", stage_fetch),
+    Stage("rerank", stage_rerank),
+    Stage("decay", stage_decay),
+)
+
+
+async def run_stage(stage: Stage, ctx: RecallContext) -> None:
+    """The one timing wrapper every stage runs under."""
+    if not stage.applies(ctx):
+        return
+    t = time.perf_counter()
+    try:
+        await stage.run(ctx)
+    finally:
+        ctx.timings[stage.name] = _ms(t)
+
+
+def explain(ctx: RecallContext) -> None:
+    """Turn the ordered ids into hits that carry every stage's score."""
+    outcome, by_id = ctx.outcome, {f.id: f for f in ctx.survivors}
+    for rank, entry_id in enumerate(ctx.ordered, start=1):
+        e, f = ctx.entries[entry_id].entry, by_id[entry_id]
+        b, vv = ctx.bm25_pos.get(entry_id), ctx.vec_pos.get(entry_id)
+        st, why = outcome.per_item.get(entry_id, (outcome.status, outcome.reason))
+        ctx.result.results.append(RecallHit(
+            id=entry_id,
+            rank=rank,
+            final=ctx.finals[entry_id],
+            bm25=PathScore(b[1], b[0]) if b else PathScore(),
+            vector=PathScore(vv[1], vv[0]) if vv else PathScore(),
+            rerank=RerankInfo(outcome.scores.get(entry_id), outcome.ranks.get(entry_id), st, why),
+            rrf=f.rrf,
+            gate=ctx.verdicts[entry_id].to_dict(),
+            decay=ctx.infos[entry_id],
+            key=e.key,
+            content=e.content,
+            tier=e.tier.label,
+            type=e.type.label,
+            importance=e.importance,
+            pinned=e.pinned,
+            superseded_by=e.superseded_by,
+            entry=e,
+        ))
+    ctx.result.dropped = ctx.dropped
 
 
 async def run_pipeline(
@@ -245,217 +368,29 @@ async def run_pipeline(
     vector_unavailable_reason: str = "",
     extra_settings: Optional[dict[str, Any]] = None,
 ) -> RecallResult:
-    """Run every stage; see the module docstring. `cpu(fn, *args)` runs index work
-    (in a thread, under the caller's index lock); `vector_cpu` likewise for the
-    vector scan (the service runs it on the embedder's thread)."""
+    """Run `STAGES` in order over one context. `cpu(fn, *args)` runs index work (in
+    a thread, under the caller's index lock); `vector_cpu` likewise for the vector
+    scan (the service runs it on the embedder's thread)."""
     t_total = time.perf_counter()
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise RecallInputError(f"limit must be a positive integer, got {limit!r}")
-    now = now or utcnow()
-    timings: dict[str, float] = {}
-    t = time.perf_counter()
-    prepared = prepare_query(query)
-    timings["tokenize"] = _ms(t)
-    result = RecallResult(
-        query=prepared.text,
-        settings=settings_snapshot(settings, limit=limit, include_superseded=include_superseded, **(extra_settings or {})),
-        notices=list(prepared.notices),
+    ctx = RecallContext(
+        query=query, settings=settings, lexical=lexical, fetch_entries=fetch_entries, now=now or utcnow(),
+        limit=limit, include_superseded=include_superseded, vectors=vectors, embed_query=embed_query,
+        reranker=reranker, cpu=cpu, vector_cpu=vector_cpu,
+        vector_reason=vector_unavailable_reason or "no vector index", extra_settings=dict(extra_settings or {}),
     )
-    if not prepared.tokens:
-        result.mode = "empty"
-        result.notices.append(Notice("no_terms", "the query has no words or numbers to search for"))
-        timings["total"] = _ms(t_total)
-        result.timings_ms = timings
-        return result
-    if not prepared.content:
-        result.mode = "empty"
-        shown = ", ".join(dict.fromkeys(prepared.tokens))
-        result.notices.append(Notice(
-            "stop_words_only",
-            f"the query has only stop words ({shown}); they occur in almost every memory, so nothing "
-            "was recalled: add a word naming what you are looking for",
-        ))
-        timings["total"] = _ms(t_total)
-        result.timings_ms = timings
-        return result
-
-    pool = int(settings.get("memory.poolSize"))
-
-    # stage 1: BM25 and query embedding concurrently, then the vector scan
-    async def lexical_path():
-        t0 = time.perf_counter()
-        hits = await cpu(bm25_candidates, lexical, prepared.content, pool, include_superseded)
-        timings["bm25"] = _ms(t0)
-        return hits
-
-    async def vector_path():
-        if vectors is None or embed_query is None:
-            return None, vector_unavailable_reason or "no vector index"
-        t0 = time.perf_counter()
-        try:
-            qvec = await embed_query(prepared.text, float(settings.get("memory.embeddingTimeoutSeconds")))
-        except (TimeoutError, asyncio.TimeoutError) as exc:
-            timings["embed"] = _ms(t0)
-            return None, f"query embedding timed out ({exc}; memory.embeddingTimeoutSeconds)"
-        except Exception as exc:
-            timings["embed"] = _ms(t0)
-            return None, f"query embedding failed: {exc}"
-        timings["embed"] = _ms(t0)
-        t1 = time.perf_counter()
-        hits = await (vector_cpu or cpu)(vector_candidates, vectors, qvec, pool, include_superseded)
-        timings["vector"] = _ms(t1)
-        return hits, ""
-
-    # BM25 first, then the query embedding and vector scan, sequentially: on 2 cores
-    # the embedding's torch threads and a concurrent BM25 thread oversubscribe the CPU
-    # (measured: query embedding 9 ms alone, >100 ms when overlapped with BLAS work).
-    # The BM25 candidates' rows are fetched meanwhile (SQLite works in its own thread,
-    # mostly waiting on I/O), which hides most of the fetch behind the embedding.
-    bm25_hits = await lexical_path()
-    prefetch = asyncio.ensure_future(fetch_entries(list(bm25_hits.ids))) if len(bm25_hits) else None
     try:
-        vec_hits, vec_reason = await vector_path()
+        for stage in STAGES:
+            if ctx.done:
+                break
+            await run_stage(stage, ctx)
     except BaseException:
-        if prefetch is not None:
-            prefetch.cancel()
+        if ctx.prefetch is not None:
+            ctx.prefetch.cancel()
         raise
-    if vec_hits is None:
-        result.mode = "lexical_only"
-        result.notices.append(Notice("lexical_only", f"lexical-only recall: {vec_reason}"))
-
-    # stage 2: RRF
-    t = time.perf_counter()
-    if vec_hits is not None:
-        floor = float(settings.get("memory.vectorMinSimilarity"))
-        kept = above_floor(vec_hits, floor)
-        if len(vec_hits) and not len(kept):
-            result.notices.append(Notice(
-                "vector_below_floor",
-                f"no vector candidate reached memory.vectorMinSimilarity={floor:g}; BM25 alone ranks this query",
-            ))
-        vec_hits = kept
-    weight = bm25_weight(bm25_hits, float(settings.get("memory.bm25Weight")),
-                         float(settings.get("memory.lexicalConfidence")))
-    result.settings["bm25_weight_applied"] = round(weight, 4)
-    fused = fuse(bm25_hits, vec_hits, int(settings.get("memory.rrfK")),
-                 {"bm25": weight, "vector": float(settings.get("memory.vectorWeight"))})
-    timings["fusion"] = _ms(t)
-    bm25_pos = {i: (r, float(s)) for r, (i, s) in enumerate(zip(bm25_hits.ids, bm25_hits.scores.tolist()), 1)}
-    vec_pos = {} if vec_hits is None else {
-        i: (r, float(s)) for r, (i, s) in enumerate(zip(vec_hits.ids, vec_hits.scores.tolist()), 1)
-    }
-
-    # stage 3: the gate
-    t = time.perf_counter()
-    passed, failed, verdicts = apply_gate(fused, bm25_hits, lexical.idf, float(settings.get("memory.gateMinIdf")))
-    timings["gate"] = _ms(t)
-
-    # stage 4a: fresh rows (the index may lag the store); the gate's rejects too, for display
-    t = time.perf_counter()
-    raw = dict(await prefetch) if prefetch is not None else {}
-    in_bm25 = set(bm25_hits.ids)
-    rest = [f.id for f in fused if f.id not in in_bm25]
-    if rest:
-        raw.update(await fetch_entries(rest))
-    entries = {i: Fetched(v) for i, v in raw.items()}
-    dropped: list[Dropped] = [
-        Dropped(f.id, "gate", verdicts[f.id].reason, entries[f.id].key if f.id in entries else "") for f in failed
-    ]
-    survivors: list[Fused] = []
-    for f in passed:
-        e = entries.get(f.id)
-        if e is None:
-            dropped.append(Dropped(f.id, "fetch", "entry no longer exists"))
-        elif e.tier is MemoryTier.WORKING:
-            dropped.append(Dropped(f.id, "fetch", "WORKING-tier entries are the prompt buffer, not recalled", e.key))
-        elif e.superseded_by and not include_superseded:
-            dropped.append(Dropped(f.id, "fetch", f"superseded by {e.superseded_by}", e.key))
-        else:
-            survivors.append(f)
-    timings["fetch"] = _ms(t)
-
-    # stage 4b: rerank
-    t = time.perf_counter()
-    head_n = int(settings.get("memory.rerankTopK")) if settings.get("memory.rerankEnabled") else 0
-
-    def _text(fetched: Fetched) -> str:
-        e = fetched.entry
-        return entry_text(e.key, e.content, e.tags)
-
-    outcome: RerankOutcome = await rerank_stage(
-        prepared.text,
-        [(f.id, _text(entries[f.id]) if i < head_n else "") for i, f in enumerate(survivors)],
-        reranker,
-        enabled=bool(settings.get("memory.rerankEnabled")),
-        top_k=int(settings.get("memory.rerankTopK")),
-        timeout=float(settings.get("memory.rerankTimeoutSeconds")),
-        load_timeout=float(settings.get("memory.rerankLoadTimeoutSeconds")),
-        min_score=float(settings.get("memory.rerankMinScore")),
-    )
-    timings["rerank"] = _ms(t)
-    if outcome.status not in (RERANKED, DISABLED, "empty"):
-        # a reranker that cannot load stays failed until memory.rerankModel changes:
-        # say so on the first recall, not on every one (each hit still carries the reason)
-        lasting = reranker is not None and reranker.status == FAILED
-        if not (lasting and reranker.failure_reported):
-            result.notices.append(Notice("rerank_unavailable",
-                                         f"rerank {outcome.status}: {outcome.reason}; RRF order kept"))
-        if lasting:
-            reranker.failure_reported = True
-    if outcome.filter_skipped:
-        result.notices.append(Notice(
-            "min_score_filter_skipped",
-            f"every reranked candidate scored below memory.rerankMinScore={settings.get('memory.rerankMinScore')}; "
-            "the filter was skipped so recall is not emptied",
-        ))
-    for i, reason in outcome.dropped:
-        dropped.append(Dropped(i, "rerank", reason, entries[i].key))
-
-    # stage 5: forgetting curve
-    t = time.perf_counter()
-    half_life = max(1.0, float(settings.get("memory.importanceDecayDays")))
-    archival_weight = float(settings.get("memory.archivalWeight"))
-    blend = float(settings.get("memory.importanceBlend"))
-    by_id = {f.id: f for f in survivors}
-    head = set(outcome.order[: outcome.head]) if outcome.status == RERANKED else set()
-    staged = []
-    infos: dict[str, DecayInfo] = {}
-    finals: dict[str, float] = {}
-    for prior, entry_id in enumerate(outcome.order, start=1):
-        info = decay_weight(entries[entry_id].decay_view(), now, half_life, archival_weight, blend)
-        infos[entry_id] = info
-        base = outcome.scores[entry_id] if entry_id in head else by_id[entry_id].rrf
-        final = base * info.multiplier * info.archival_weight
-        finals[entry_id] = final
-        staged.append((entry_id, 0 if entry_id in head else 1, final, prior))
-    ordered = final_order(staged)[:limit]
-    timings["decay"] = _ms(t)
-
-    for rank, entry_id in enumerate(ordered, start=1):
-        e, f, v = entries[entry_id].entry, by_id[entry_id], verdicts[entry_id]
-        b = bm25_pos.get(entry_id)
-        vv = vec_pos.get(entry_id)
-        st, why = outcome.per_item.get(entry_id, (outcome.status, outcome.reason))
-        result.results.append(RecallHit(
-            id=entry_id,
-            rank=rank,
-            final=finals[entry_id],
-            bm25=PathScore(b[1], b[0]) if b else PathScore(),
-            vector=PathScore(vv[1], vv[0]) if vv else PathScore(),
-            rerank=RerankInfo(outcome.scores.get(entry_id), outcome.ranks.get(entry_id), st, why),
-            rrf=f.rrf,
-            gate=v.to_dict(),
-            decay=infos[entry_id],
-            key=e.key,
-            content=e.content,
-            tier=e.tier.label,
-            type=e.type.label,
-            importance=e.importance,
-            pinned=e.pinned,
-            superseded_by=e.superseded_by,
-            entry=e,
-        ))
-    result.dropped = dropped
-    timings["total"] = _ms(t_total)
-    result.timings_ms = timings
-    return result
+    if not ctx.done:
+        explain(ctx)
+    ctx.timings["total"] = _ms(t_total)
+    ctx.result.timings_ms = ctx.timings
+    return ctx.result

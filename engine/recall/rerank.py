@@ -35,6 +35,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ..errors import ModelError
+
 KEY = "memory.rerankModel"
 NOT_LOADED, LOADING, READY, FAILED = "not_loaded", "loading", "ready", "failed"
 
@@ -53,8 +55,8 @@ NOT_INSTALLED = ("reranker not installed — set memory.rerankModel to a local C
                  "or an HTTP rerank endpoint")
 
 
-class RerankerError(RuntimeError):
-    pass
+class RerankerError(ModelError, RuntimeError):
+    """The reranker (a local cross-encoder or an HTTP endpoint) could not score the candidates."""
 
 
 def is_endpoint(name: str) -> bool:

@@ -26,6 +26,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
+from ..errors import RecallError
 from .lexical import SUPERSEDED
 from .topk import stable_top_k
 
@@ -33,7 +34,7 @@ TORCH_MIN_ROWS = 256  # below this a full numpy scan is trivially cheap
 SHORTLIST_MARGIN = 64
 
 
-class VectorDimensionError(ValueError):
+class VectorDimensionError(RecallError, ValueError):
     """A vector whose length does not match the index's model dimension."""
 
 

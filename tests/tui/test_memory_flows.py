@@ -250,8 +250,7 @@ async def test_store_that_cannot_be_opened(tmp_path, make_app):
 
 
 async def test_keys_remapped_from_config(demo_db, make_app):
-    settings = Settings.defaults()
-    settings.extra["keys"] = {"memory.pin": "P", "nope.nothing": "x"}
+    settings = Settings(Settings.defaults().as_dict(), {"keys": {"memory.pin": "P", "nope.nothing": "x"}})
     app = make_app(demo_db, settings)
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)

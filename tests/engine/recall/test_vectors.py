@@ -120,7 +120,7 @@ def test_knowledge_base_sidecar_roundtrip(tmp_path):
     assert len(kb2) == 1 and kb2.search(np.array([0, 0, 1], np.float32), 5)[0].score == pytest.approx(1.0)
     with pytest.raises(VectorDimensionError):
         kb2.add(["x"], np.zeros((1, 4), np.float32))
-    with pytest.raises(KnowledgeBaseError, match="re-embed"):
+    with pytest.raises(KnowledgeBaseError, match="kb build --reset"):
         KnowledgeBase.open(db, "other:3", 3)
     assert len(KnowledgeBase.open(db, "other:3", 3, reset_on_model_change=True)) == 0
 
