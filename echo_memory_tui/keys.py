@@ -119,6 +119,10 @@ TABLE: tuple[Key, ...] = (
     Key("lattice.down", "j,down", "move(1)", "Older version", show=False, palette=False),
     Key("lattice.up", "k,up", "move(-1)", "Newer version", show=False, palette=False),
     Key("lattice.restore", "r,enter", "restore_version", "Restore the selected version", write=True, palette=False, label="Restore version"),
+    Key("lattice.mark", "space", "mark_version", "Mark the version to diff against (again: unmark)", show=False,
+        palette=False),
+    Key("lattice.diff", "d", "diff", "Word diff: the selected version against the marked one (else the one it "
+        "replaced)", label="Diff", palette=False),
     # ---- recall playground --------------------------------------------------------
     Key("playground.baseline", "ctrl+b", "pin_baseline", "Pin the current ranking as baseline (again: clear)", label="Baseline"),
     Key("playground.save", "ctrl+s", "save_knobs", "Save the knobs to the config file", label="Save knobs"),
