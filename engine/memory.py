@@ -679,6 +679,50 @@ class MemoryEngine:
         """Take a write back (a person only): see WriteGate.revert."""
         return await self.gate.revert(step.before, step.created, self.who(actor), f"undo: {step.what}")
 
+    # ---- decisions on contradictions, for the app's history (issue 9) ------------------------
+    async def decisions(self, limit: int = 500) -> list["Decision"]:
+        """Resolved and dismissed contradictions, newest first: who decided (a person or
+        consolidation's policy), when, what, and whether it has been undone."""
+        rows = await self.store.fetchall(
+            "SELECT r.id, r.contradiction_id, r.action, r.actor, r.at, r.undone_at, "
+            "coalesce(a.key, c.entry_a_id), coalesce(b.key, c.entry_b_id), c.description, c.status "
+            "FROM resolutions r JOIN contradictions c ON c.id = r.contradiction_id "
+            "LEFT JOIN entries a ON a.id = c.entry_a_id LEFT JOIN entries b ON b.id = c.entry_b_id "
+            "ORDER BY r.id DESC LIMIT ?", (limit,))
+        return [Decision(resolution_id=r[0], contradiction_id=r[1], action=r[2], actor=r[3],
+                         at=datetime.fromisoformat(r[4]), undone_at=datetime.fromisoformat(r[5]) if r[5] else None,
+                         keys=(r[6], r[7]), description=r[8] or "", status=r[9]) for r in rows]
+
+    async def undo_decision(self, contradiction_id: str, actor: AnyActor = None) -> Any:
+        """Reopen what a resolution closed (a person only): its entries come back as they
+        were; refused, with nothing written, when one changed since."""
+        return await self.consolidation.undo(contradiction_id, actor=self.who(actor))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One resolution of a contradiction, as the review history shows it."""
+
+    resolution_id: int
+    contradiction_id: str
+    action: str  # keep_a, keep_b, keep_both, merge, or auto:<rule> (the policy)
+    actor: str
+    at: datetime
+    undone_at: Optional[datetime]
+    keys: tuple[str, str]  # of side A and side B
+    description: str = ""
+    status: str = ""
+
+    @property
+    def by_person(self) -> bool:
+        """A person decided (app or CLI), not consolidation's automatic policy."""
+        if self.action.startswith("auto"):
+            return False
+        try:
+            return Actor.parse(self.actor).is_person
+        except InvalidValue:
+            return False
+
 
 @dataclass(frozen=True)
 class UndoStep:
@@ -696,4 +740,4 @@ class UndoStep:
         return cls(what, before, tuple(e.id for e in changed if e.id not in known))
 
 
-__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange", "UndoStep"]
+__all__ = ["MemoryEngine", "Decision", "EntryFilter", "ImportReport", "StoreChange", "UndoStep"]
