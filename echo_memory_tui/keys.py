@@ -157,6 +157,11 @@ TABLE: tuple[Key, ...] = (
     # ---- quarantine ---------------------------------------------------------------
     Key("quarantine.down", "j", "move(1)", "Next", show=False, palette=False),
     Key("quarantine.up", "k", "move(-1)", "Previous", show=False, palette=False),
+    Key("quarantine.filter", "f", "filter_reason", "Show one reason at a time (rule family, learned layer, invisible "
+        "characters, guard...; the last: all)", label="Reason"),
+    Key("quarantine.all", "F", "filter_reason(0)", "Show every reason again", show=False),
+    Key("quarantine.strip", "s", "strip_retry", "Strip the invisible characters and retry (shows what goes first)",
+        write=True, label="Strip+retry"),
 )
 
 BY_ID: dict[str, Key] = {k.id: k for k in TABLE}
