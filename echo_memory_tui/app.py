@@ -968,13 +968,17 @@ class EchoMemoryApp(App[int]):
         "purge": (lambda e: e.tier.label == "archival", lambda engine, e: engine.purge(e.id)),
     }
 
-    def bulk_write(self, action: str, marked: list[MemoryEntry]) -> None:
-        """One confirmation for every marked entry, then one write and one undo for all of them."""
+    def bulk_write(self, action: str, marked: list[MemoryEntry], rule: Optional[tuple[Callable, Callable]] = None,
+                   note: str = "") -> None:
+        """One confirmation for every marked entry, then one write and one undo for all of them.
+        rule: (which entries it applies to, the engine call) for an action not in BULK (tag)."""
         from .screens.dialogs import ConfirmScreen
 
         if not self.can_write(f"{action} of the marked entries"):
             return
-        if action == "pin":  # pin them all, or unpin them all when every one is pinned already
+        if rule is not None:
+            verb, (applies, call) = action, rule
+        elif action == "pin":  # pin them all, or unpin them all when every one is pinned already
             pin = not all(e.pinned for e in marked)
             verb = "pin" if pin else "unpin"
             applies = lambda e: e.pinned != pin  # noqa: E731
@@ -988,6 +992,8 @@ class EchoMemoryApp(App[int]):
             return
         body = Text()
         body.append(f"{verb.title()} {len(targets)} marked entr{'y' if len(targets) == 1 else 'ies'}?\n\n", style="bold")
+        if note:
+            body.append(note + "\n\n")
         for entry in targets[:12]:
             body.append(f"  {entry.key}  v{entry.version}  {entry.tier.label}\n")
         if len(targets) > 12:
@@ -1004,7 +1010,7 @@ class EchoMemoryApp(App[int]):
                 try:
                     outcome = await call(engine, entry)
                     done.changed.extend(outcome.changed or [outcome.entry])
-                except (WriteRejected, EntryNotFound) as exc:
+                except (WriteRejected, EntryNotFound, InvalidValue) as exc:  # named in the notice; the rest land
                     done.refused.append(f"{entry.key}: {getattr(exc, 'message', exc)}")
             return done
 
@@ -1015,6 +1021,32 @@ class EchoMemoryApp(App[int]):
 
         self.push_screen(ConfirmScreen(f"{verb.title()} marked entries", body, verb.title(),
                                        danger=action in ("archive", "purge")), confirmed)
+
+    def tag_entries(self, entries: list[MemoryEntry]) -> None:
+        """t: tags to add and remove on the marked entries (or the one under the cursor), then
+        one confirmation listing them; each tagged entry gets a new version, one undo for all."""
+        from .screens.dialogs import TagScreen
+
+        if not self.can_write("tagging"):
+            return
+        present = sorted({t for e in entries for t in e.tags}, key=str.lower)
+
+        def chosen(lists: Optional[tuple[list[str], list[str]]]) -> None:
+            if not lists:
+                return
+            add, remove = lists
+            gone = {t.lower() for t in remove}
+
+            def applies(e: MemoryEntry) -> bool:
+                have = {t.lower() for t in e.tags}
+                live = e.superseded_by is None and e.tier is MemoryTier.SEMANTIC
+                return live and (bool(have & gone) or any(t.lower() not in have for t in add))
+
+            change = " ".join([f"+{t}" for t in add] + [f"-{t}" for t in remove])
+            self.bulk_write("tag", entries, rule=(applies, lambda engine, e: engine.retag(e.id, add, remove)),
+                            note=f"Tags: {change} (each tagged entry gets a new version)")
+
+        self.push_screen(TagScreen(len(entries), present), chosen)
 
     def action_decay(self) -> None:
         if self.engine is None:

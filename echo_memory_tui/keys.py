@@ -93,6 +93,8 @@ TABLE: tuple[Key, ...] = (
     Key("memory.restore", "r", "restore", "Restore an archived entry or version", write=True, label="Restore"),
     Key("memory.purge", "X", "purge", "Purge an archived entry (asks first)", write=True, label="Purge",
         priority=True),
+    Key("memory.tag", "t", "tag", "Tag the marked entries (else this one): add / remove tags, one undo",
+        write=True, show=False, priority=True),
     Key("memory.mark_all", "asterisk", "mark_all", "Mark every entry matching the filter (bulk p/a/r/X)",
         show=False, key_display="*"),
     Key("memory.clear_filter", "escape", "clear_filter", "Clear the marks, then the filter", show=False),

@@ -7,7 +7,7 @@ import asyncio
 import errno
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Optional
@@ -306,13 +306,19 @@ class MemoryEngine:
         current = await self.get(entry_id)
         if current.superseded_by is not None:
             raise WriteRejected("superseded", f"{entry_id} is an old version; edit the current one")
-        now = self.clock()
-        incoming = MemoryEntry(
-            key=current.key, content=content, type=current.type, tier=MemoryTier.SEMANTIC, tags=list(current.tags),
-            source_session=current.source_session, created_at=now, updated_at=now, importance=current.importance,
-            last_accessed=now, source=ProvenanceLevel.USER_STATED, pinned=current.pinned, episode_id=current.episode_id,
-        )
+        incoming = self._next_version(current, content=content, source=ProvenanceLevel.USER_STATED)
         return await self.gate.write(incoming, self.who(actor), "edit")
+
+    def _next_version(self, current: MemoryEntry, **changes: Any) -> MemoryEntry:
+        """The live entry's next version as the gate takes it (same key, type, history and
+        provenance, made now), with the changes an edit or a tag makes."""
+        now = self.clock()
+        return replace(MemoryEntry(
+            key=current.key, content=current.content, type=current.type, tier=MemoryTier.SEMANTIC,
+            tags=list(current.tags), source_session=current.source_session, created_at=now, updated_at=now,
+            importance=current.importance, last_accessed=now, source=current.source, pinned=current.pinned,
+            episode_id=current.episode_id,
+        ), **changes)
 
     async def pin(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
         return await self.gate.set_pinned(entry_id, True, self.who(actor))
@@ -678,6 +684,27 @@ class MemoryEngine:
     async def undo(self, step: UndoStep, actor: AnyActor = None) -> list[MemoryEntry]:
         """Take a write back (a person only): see WriteGate.revert."""
         return await self.gate.revert(step.before, step.created, self.who(actor), f"undo: {step.what}")
+
+    # ---- tags, for the app's bulk tag (issue 9) ---------------------------------------------
+    @staticmethod
+    def check_tags(tags: Iterable[str]) -> list[str]:
+        """Tags as the gate takes them, or InvalidValue naming the tag and the limit."""
+        return validate_tags(list(tags))
+
+    async def retag(self, entry_id: str, add: Iterable[str] = (), remove: Iterable[str] = (),
+                    actor: AnyActor = None) -> WriteOutcome:
+        """Tags added and removed (case-insensitively) on the live entry: a new version with
+        the same content and provenance, through the gate; unchanged when nothing moves."""
+        current = await self.get(entry_id)
+        if current.superseded_by is not None or current.tier is not MemoryTier.SEMANTIC:
+            raise WriteRejected("not_live", f"{current.key} v{current.version} is {current.tier.label}; only a live "
+                                "entry is tagged (restore it first)")
+        gone = {t.lower() for t in self.check_tags(remove)}
+        tags = [t for t in current.tags if t.lower() not in gone]
+        tags += [t for t in dict.fromkeys(self.check_tags(add)) if t.lower() not in {k.lower() for k in tags}]
+        if tags == current.tags:
+            return WriteOutcome("unchanged", current)
+        return await self.gate.write(self._next_version(current, tags=tags), self.who(actor), "tag")
 
     # ---- decisions on contradictions, for the app's history (issue 9) ------------------------
     async def decisions(self, limit: int = 500) -> list["Decision"]:
