@@ -848,8 +848,16 @@ class EchoMemoryApp(App[int]):
 
     def action_open_linked(self) -> None:
         """The entry the active view's selection names (a candidate, a blocked write's
-        protected entry, a review side), opened in the Memory view."""
+        protected entry, a review side, an episode's entries), opened in the Memory view;
+        from the Memory view, the entry's episode in the Episodes view."""
         view = self._view_widget(self.query_one(TabbedContent).active)
+        if view is self.memory_view:
+            self._open_episode(view.current_entry())
+            return
+        several = getattr(view, "linked_entries", None)
+        if several is not None:
+            self._pick_linked(several())
+            return
         linked = getattr(view, "linked_entry", None)
         target = linked() if linked is not None else None
         if not target:
@@ -869,6 +877,31 @@ class EchoMemoryApp(App[int]):
             self.notify(f"Cannot open {target}: {why}.", title="Open in Memory", severity="warning")
             return
         self.open_entry(entry)
+
+    def _pick_linked(self, choices: list[tuple[str, str]]) -> None:
+        """One linked entry opens at once; several are offered in a list first."""
+        from .screens.dialogs import PickScreen
+
+        if not choices:
+            self.notify("Nothing here names a stored entry.", title="Open in Memory")
+        elif len(choices) == 1:
+            self._jump_linked(choices[0][0])
+        else:
+            self.push_screen(PickScreen("Open which entry?", choices),
+                             lambda chosen: self._jump_linked(chosen) if chosen else None)
+
+    @work(exclusive=True, group="jump")
+    async def _open_episode(self, entry: Optional[MemoryEntry]) -> None:
+        if entry is None:
+            return
+        if not entry.episode_id:
+            self.notify(f"{entry.key} v{entry.version} came from no episode (it was written directly, not by "
+                        "consolidation).", title="Open episode")
+            return
+        episodes = await self.ensure_view("episodes")
+        self.screen.set_focus(None)
+        self.action_view("episodes")
+        episodes.show_episode(entry.episode_id)
 
     # ---- edit / add / purge / decay flows --------------------------------------------------------
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:

@@ -81,7 +81,8 @@ TABLE: tuple[Key, ...] = (
     Key("app.jump", "colon", "jump", "Jump to an entry by id prefix or key", key_display=":", priority=True,
         label="Jump"),
     Key("app.open_linked", "ctrl+o", "open_linked",
-        "Open the selected candidate, blocked write's entry or review side A in the Memory view", show=False),
+        "Open what the selection names: a candidate, a blocked write's entry, review side A or an episode's entries "
+        "in the Memory view; in the Memory view, the entry's episode", show=False),
     Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------

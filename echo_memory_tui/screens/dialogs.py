@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, OptionList, Select, Static, TextArea
+from textual.widgets.option_list import Option
 
 from engine import KNOBS, InvalidValue, MemoryEngine, MemoryEntry, MemoryType, ProvenanceLevel
 
@@ -407,3 +408,30 @@ class TagScreen(ModalScreen[Optional[tuple[list[str], list[str]]]]):
             self.query_one("#tag-error", Static).update("Give at least one tag to add or to remove.")
             return
         self.dismiss((lists[0], lists[1]))
+
+
+class PickScreen(ModalScreen[Optional[str]]):
+    """Choose one of several (id, label) choices; Enter returns the id, Esc nothing."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="PickScreen") + """
+    PickScreen OptionList { height: auto; max-height: 16; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text, self.choices = title, choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="title")
+            yield OptionList(*(Option(Text(label), id=choice) for choice, label in self.choices))
+            yield Static("Enter opens it; Esc cancels.", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
