@@ -117,3 +117,15 @@ async def test_an_entry_that_would_pass_the_tag_count_is_named_and_the_rest_land
         await wait_until(pilot, lambda: "extra" in live(demo_db)[second.key][2], what="the other one tagged")
         assert live(demo_db)[first.key] == original[first.key]
         assert any("33 tags; the limit is 32" in n.message and first.key in n.message for n in app._notifications)
+
+
+async def test_t_typed_in_the_filter_is_text_not_a_tag_dialog(demo_db, make_app):
+    app = make_app(demo_db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        original = live(demo_db)
+        await pilot.press("slash", *"tag:atlas-api")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, TagScreen)
+        assert app.memory_view.query_one("#filter", Input).value == "tag:atlas-api"
+        assert live(demo_db) == original
