@@ -848,8 +848,16 @@ class EchoMemoryApp(App[int]):
 
     def action_open_linked(self) -> None:
         """The entry the active view's selection names (a candidate, a blocked write's
-        protected entry, a review side), opened in the Memory view."""
+        protected entry, a review side, an episode's entries), opened in the Memory view;
+        from the Memory view, the entry's episode in the Episodes view."""
         view = self._view_widget(self.query_one(TabbedContent).active)
+        if view is self.memory_view:
+            self._open_episode(view.current_entry())
+            return
+        several = getattr(view, "linked_entries", None)
+        if several is not None:
+            self._pick_linked(several())
+            return
         linked = getattr(view, "linked_entry", None)
         target = linked() if linked is not None else None
         if not target:
@@ -869,6 +877,31 @@ class EchoMemoryApp(App[int]):
             self.notify(f"Cannot open {target}: {why}.", title="Open in Memory", severity="warning")
             return
         self.open_entry(entry)
+
+    def _pick_linked(self, choices: list[tuple[str, str]]) -> None:
+        """One linked entry opens at once; several are offered in a list first."""
+        from .screens.dialogs import PickScreen
+
+        if not choices:
+            self.notify("Nothing here names a stored entry.", title="Open in Memory")
+        elif len(choices) == 1:
+            self._jump_linked(choices[0][0])
+        else:
+            self.push_screen(PickScreen("Open which entry?", choices),
+                             lambda chosen: self._jump_linked(chosen) if chosen else None)
+
+    @work(exclusive=True, group="jump")
+    async def _open_episode(self, entry: Optional[MemoryEntry]) -> None:
+        if entry is None:
+            return
+        if not entry.episode_id:
+            self.notify(f"{entry.key} v{entry.version} came from no episode (it was written directly, not by "
+                        "consolidation).", title="Open episode")
+            return
+        episodes = await self.ensure_view("episodes")
+        self.screen.set_focus(None)
+        self.action_view("episodes")
+        episodes.show_episode(entry.episode_id)
 
     # ---- edit / add / purge / decay flows --------------------------------------------------------
     def edit_entry(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
@@ -968,13 +1001,17 @@ class EchoMemoryApp(App[int]):
         "purge": (lambda e: e.tier.label == "archival", lambda engine, e: engine.purge(e.id)),
     }
 
-    def bulk_write(self, action: str, marked: list[MemoryEntry]) -> None:
-        """One confirmation for every marked entry, then one write and one undo for all of them."""
+    def bulk_write(self, action: str, marked: list[MemoryEntry], rule: Optional[tuple[Callable, Callable]] = None,
+                   note: str = "") -> None:
+        """One confirmation for every marked entry, then one write and one undo for all of them.
+        rule: (which entries it applies to, the engine call) for an action not in BULK (tag)."""
         from .screens.dialogs import ConfirmScreen
 
         if not self.can_write(f"{action} of the marked entries"):
             return
-        if action == "pin":  # pin them all, or unpin them all when every one is pinned already
+        if rule is not None:
+            verb, (applies, call) = action, rule
+        elif action == "pin":  # pin them all, or unpin them all when every one is pinned already
             pin = not all(e.pinned for e in marked)
             verb = "pin" if pin else "unpin"
             applies = lambda e: e.pinned != pin  # noqa: E731
@@ -988,6 +1025,8 @@ class EchoMemoryApp(App[int]):
             return
         body = Text()
         body.append(f"{verb.title()} {len(targets)} marked entr{'y' if len(targets) == 1 else 'ies'}?\n\n", style="bold")
+        if note:
+            body.append(note + "\n\n")
         for entry in targets[:12]:
             body.append(f"  {entry.key}  v{entry.version}  {entry.tier.label}\n")
         if len(targets) > 12:
@@ -1004,7 +1043,7 @@ class EchoMemoryApp(App[int]):
                 try:
                     outcome = await call(engine, entry)
                     done.changed.extend(outcome.changed or [outcome.entry])
-                except (WriteRejected, EntryNotFound) as exc:
+                except (WriteRejected, EntryNotFound, InvalidValue) as exc:  # named in the notice; the rest land
                     done.refused.append(f"{entry.key}: {getattr(exc, 'message', exc)}")
             return done
 
@@ -1015,6 +1054,32 @@ class EchoMemoryApp(App[int]):
 
         self.push_screen(ConfirmScreen(f"{verb.title()} marked entries", body, verb.title(),
                                        danger=action in ("archive", "purge")), confirmed)
+
+    def tag_entries(self, entries: list[MemoryEntry]) -> None:
+        """t: tags to add and remove on the marked entries (or the one under the cursor), then
+        one confirmation listing them; each tagged entry gets a new version, one undo for all."""
+        from .screens.dialogs import TagScreen
+
+        if not self.can_write("tagging"):
+            return
+        present = sorted({t for e in entries for t in e.tags}, key=str.lower)
+
+        def chosen(lists: Optional[tuple[list[str], list[str]]]) -> None:
+            if not lists:
+                return
+            add, remove = lists
+            gone = {t.lower() for t in remove}
+
+            def applies(e: MemoryEntry) -> bool:
+                have = {t.lower() for t in e.tags}
+                live = e.superseded_by is None and e.tier is MemoryTier.SEMANTIC
+                return live and (bool(have & gone) or any(t.lower() not in have for t in add))
+
+            change = " ".join([f"+{t}" for t in add] + [f"-{t}" for t in remove])
+            self.bulk_write("tag", entries, rule=(applies, lambda engine, e: engine.retag(e.id, add, remove)),
+                            note=f"Tags: {change} (each tagged entry gets a new version)")
+
+        self.push_screen(TagScreen(len(entries), present), chosen)
 
     def action_decay(self) -> None:
         if self.engine is None:

@@ -83,7 +83,8 @@ TABLE: tuple[Key, ...] = (
     Key("app.jump", "colon", "jump", "Jump to an entry by id prefix or key", key_display=":", priority=True,
         label="Jump"),
     Key("app.open_linked", "ctrl+o", "open_linked",
-        "Open the selected candidate, blocked write's entry or review side A in the Memory view", show=False),
+        "Open what the selection names: a candidate, a blocked write's entry, review side A or an episode's entries "
+        "in the Memory view; in the Memory view, the entry's episode", show=False),
     Key("app.maximize", "M", "maximize_pane", "Maximise the focused pane (again or Esc: restore)", show=False),
     Key("app.next_pane", "tab", "app.focus_next", "Next pane", show=False, palette=False),
     # ---- memory view: actions on the entry under the cursor ----------------------
@@ -95,6 +96,8 @@ TABLE: tuple[Key, ...] = (
     Key("memory.restore", "r", "restore", "Restore an archived entry or version", write=True, label="Restore"),
     Key("memory.purge", "X", "purge", "Purge an archived entry (asks first)", write=True, label="Purge",
         priority=True),
+    Key("memory.tag", "t", "tag", "Tag the marked entries (else this one): add / remove tags, one undo",
+        write=True, show=False, priority=True),
     Key("memory.mark_all", "asterisk", "mark_all", "Mark every entry matching the filter (bulk p/a/r/X)",
         show=False, key_display="*"),
     Key("memory.clear_filter", "escape", "clear_filter", "Clear the marks, then the filter", show=False),
@@ -121,6 +124,10 @@ TABLE: tuple[Key, ...] = (
     Key("lattice.down", "j,down", "move(1)", "Older version", show=False, palette=False),
     Key("lattice.up", "k,up", "move(-1)", "Newer version", show=False, palette=False),
     Key("lattice.restore", "r,enter", "restore_version", "Restore the selected version", write=True, palette=False, label="Restore version"),
+    Key("lattice.mark", "space", "mark_version", "Mark the version to diff against (again: unmark)", show=False,
+        palette=False),
+    Key("lattice.diff", "d", "diff", "Word diff: the selected version against the marked one (else the one it "
+        "replaced)", label="Diff", palette=False),
     # ---- recall playground --------------------------------------------------------
     Key("playground.baseline", "ctrl+b", "pin_baseline", "Pin the current ranking as baseline (again: clear)", label="Baseline"),
     Key("playground.save", "ctrl+s", "save_knobs", "Save the knobs to the config file", label="Save knobs"),
@@ -135,7 +142,10 @@ TABLE: tuple[Key, ...] = (
     Key("review.keep_both", "o", "resolve('keep_both')", "Keep both", write=True),
     Key("review.merge", "m", "merge", "Merge", write=True, priority=True),
     Key("review.skip", "s", "skip", "Skip"),
-    Key("review.undo", "u", "undo", "Undo last", write=True),
+    Key("review.undo", "u", "undo", "Undo last (in the history: the decision selected)", write=True,
+        label="Undo last"),
+    Key("review.history", "h", "toggle_history", "History of decisions: who resolved what, when (again: pending)",
+        label="History"),
     Key("review.open_a", "A", "open_side('a')", "Open side A in the Memory view", show=False),
     Key("review.open_b", "B", "open_side('b')", "Open side B in the Memory view", show=False),
     Key("review.next", "j,down", "move(1)", "Next", show=False, palette=False),
@@ -153,6 +163,11 @@ TABLE: tuple[Key, ...] = (
     # ---- quarantine ---------------------------------------------------------------
     Key("quarantine.down", "j", "move(1)", "Next", show=False, palette=False),
     Key("quarantine.up", "k", "move(-1)", "Previous", show=False, palette=False),
+    Key("quarantine.filter", "f", "filter_reason", "Show one reason at a time (rule family, learned layer, invisible "
+        "characters, guard...; the last: all)", label="Reason"),
+    Key("quarantine.all", "F", "filter_reason(0)", "Show every reason again", show=False),
+    Key("quarantine.strip", "s", "strip_retry", "Strip the invisible characters and retry (shows what goes first)",
+        write=True, label="Strip+retry"),
 )
 
 BY_ID: dict[str, Key] = {k.id: k for k in TABLE}

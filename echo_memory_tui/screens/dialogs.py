@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, OptionList, Select, Static, TextArea
+from textual.widgets.option_list import Option
 
-from engine import KNOBS, MemoryEntry, MemoryType, ProvenanceLevel
+from engine import KNOBS, InvalidValue, MemoryEngine, MemoryEntry, MemoryType, ProvenanceLevel
 
 from ..format import highlight_span, provenance_badge, visible
 
@@ -362,3 +363,75 @@ class JumpScreen(ModalScreen[Optional[str]]):
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(event.value.strip() or None)
+
+
+class TagScreen(ModalScreen[Optional[tuple[list[str], list[str]]]]):
+    """Tags to add and to remove on the marked entries (comma separated); a tag the
+    engine would refuse is named here, with the typed text kept."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="TagScreen")
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, count: int, present: list[str]) -> None:
+        super().__init__()
+        self.count, self.present = count, present
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Tag {self.count} entr{'y' if self.count == 1 else 'ies'}", classes="title")
+            if self.present:
+                yield Static(Text("Tags now: " + ", ".join(self.present[:30])), classes="hint")
+            yield Input(placeholder="add: tags, comma separated", id="tag-add")
+            yield Input(placeholder="remove: tags, comma separated", id="tag-remove")
+            yield Static("", id="tag-error", classes="error")
+            yield Static("Enter: next field, then review what changes (one confirmation, one undo).", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#tag-add", Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "tag-add":
+            self.query_one("#tag-remove", Input).focus()
+            return
+        lists = []
+        for name in ("add", "remove"):
+            typed = [t.strip() for t in self.query_one(f"#tag-{name}", Input).value.split(",") if t.strip()]
+            try:
+                lists.append(MemoryEngine.check_tags(typed))
+            except InvalidValue as exc:
+                self.query_one("#tag-error", Static).update(Text(f"{name}: {exc}"))
+                self.query_one(f"#tag-{name}", Input).focus()
+                return
+        if not any(lists):
+            self.query_one("#tag-error", Static).update("Give at least one tag to add or to remove.")
+            return
+        self.dismiss((lists[0], lists[1]))
+
+
+class PickScreen(ModalScreen[Optional[str]]):
+    """Choose one of several (id, label) choices; Enter returns the id, Esc nothing."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="PickScreen") + """
+    PickScreen OptionList { height: auto; max-height: 16; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text, self.choices = title, choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text), classes="title")
+            yield OptionList(*(Option(Text(label), id=choice) for choice, label in self.choices))
+            yield Static("Enter opens it; Esc cancels.", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)

@@ -1,6 +1,7 @@
 """View 5, Episodes: conversation summaries with entity and time filters, the
 facts each one produced, the sessions they came from and recent consolidation
-runs."""
+runs. ctrl+o opens the selected episode's entries in the Memory view; ctrl+o in
+the Memory view comes here to the entry's episode."""
 
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ class EpisodesView(Widget):
         self.query_filter = EpisodeQuery()
         self.data: Optional[EpisodesData] = None
         self.selected: Optional[str] = None
+        self.facts: list[Any] = []  # of the selected episode, once loaded
+        self.wanted: Optional[str] = None  # an episode another view asked for, until the list has loaded
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ep-main"):
@@ -107,6 +110,18 @@ class EpisodesView(Widget):
 
     def focus_default(self) -> None:
         self.query_one(DataTable).focus()
+
+    def show_episode(self, episode_id: str) -> None:
+        """Select one episode (from an entry's ctrl+o): the filter is cleared so it can show."""
+        self.wanted = self.selected = episode_id
+        self.query_one("#ep-filter", Input).value = ""
+        self.query_filter = EpisodeQuery()
+        self._load(self.query_filter)
+
+    def linked_entries(self) -> list[tuple[str, str]]:
+        """ctrl+o: the entries the selected episode's facts became (written or already stored)."""
+        return [(f.entry_id, f"{f.key}: {' '.join(f.content.split())[:60]} ({f.status})")
+                for f in self.facts if f.entry_id]
 
     def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
         self._load(self.query_filter)
@@ -189,6 +204,10 @@ class EpisodesView(Widget):
                     key=ep.id)
         self.query_one("#ep-table-box").border_title = f"Episodes ({len(data.episodes)})"
         ids = [ep.id for ep in data.episodes]
+        if self.wanted is not None and self.wanted not in ids:
+            self.app.notify(f"Episode {self.wanted[:8]} is no longer in the store.", title="Open episode",
+                            severity="warning")
+        self.wanted = None
         if ids:
             row = ids.index(keep) if keep in ids else 0
             table.move_cursor(row=row)
@@ -227,6 +246,7 @@ class EpisodesView(Widget):
 
     def _show(self, ep: Any) -> None:
         self.selected = ep.id
+        self.facts = []
         self._render_episode(ep, None)
         self._load_facts(ep.id)
 
@@ -266,4 +286,5 @@ class EpisodesView(Widget):
             return
         ep = next((e for e in self.data.episodes if e.id == message.episode_id), None)
         if ep is not None:
+            self.facts = message.facts
             self._render_episode(ep, message.facts)

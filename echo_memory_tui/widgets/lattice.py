@@ -17,6 +17,7 @@ from textual.widget import Widget
 from engine import ProvenanceLevel
 
 from .. import keys
+from ..diff import counts, marked, word_diff
 from ..format import PROVENANCE, TIER_COLOURS
 
 
@@ -154,6 +155,7 @@ class VersionLattice(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0, init=False)
 
     _focus_id: Optional[str] = None
+    diff_base: Optional[str] = None  # the version space marked: d diffs against it
 
     class RestoreRequested(Message):
         def __init__(self, node: Node) -> None:
@@ -165,6 +167,8 @@ class VersionLattice(Widget, can_focus=True):
         entry (a restore or edit made a new head) puts it on that entry."""
         previous = self.selected.id if self.selected else None
         same_entry, self._focus_id = focus_id == self._focus_id, focus_id
+        if not same_entry or self.diff_base not in {n.id for n in nodes}:
+            self.diff_base = None
         self.nodes = nodes
         wanted = previous if same_entry and previous in {n.id for n in nodes} else focus_id
         self.cursor = next((i for i, n in enumerate(nodes) if n.id == wanted), 0)
@@ -203,6 +207,8 @@ class VersionLattice(Widget, can_focus=True):
                 head.append(" current", style="bold green")
             if node.label:
                 head.append(f" {node.label}", style="italic")
+            if node.id == self.diff_base:
+                head.append(" [diff base]", style="bold magenta")
             if selected:
                 head.stylize("bold underline")
             out.append_text(head)
@@ -242,6 +248,49 @@ class VersionLattice(Widget, can_focus=True):
             self.app.notify(f"v{node.version} is already the current version", title="Nothing to restore")
             return
         self.post_message(self.RestoreRequested(node))
+
+    def action_mark_version(self) -> None:
+        """space: this version becomes the one d compares against (again: unmark)."""
+        node = self.selected
+        if node is not None:
+            self.diff_base = None if self.diff_base == node.id else node.id
+            self.refresh()
+
+    def diff_pair(self) -> Optional[tuple[Node, Node]]:
+        """(older, newer): the selected version against the marked one, else against
+        the version it replaced (its first parent)."""
+        node = self.selected
+        if node is None:
+            return None
+        by_id = {n.id: n for n in self.nodes}
+        other = by_id.get(self.diff_base or "") if self.diff_base != node.id else None
+        if other is None:
+            other = by_id.get(node.parents[0]) if node.parents else None
+        if other is None:
+            return None
+        older, newer = sorted((other, node), key=lambda n: (n.created_at.timestamp() if n.created_at else 0.0,
+                                                            n.version))
+        return older, newer
+
+    def action_diff(self) -> None:
+        from ..screens.dialogs import TextScreen
+
+        pair = self.diff_pair()
+        if pair is None:
+            node = self.selected
+            self.app.notify(f"v{node.version} replaced no earlier version: mark another with space, then press d "
+                            "here." if node else "No versions.", title="Diff")
+            return
+        old, new = pair
+        chunks = word_diff(old.content, new.content)
+        removed, added = counts(chunks)
+        body = Text()
+        body.append(f"v{old.version} {old.id[:8]} {old.key}  →  v{new.version} {new.id[:8]} {new.key}\n", style="bold")
+        body.append(f"{removed} word{'s' * (removed != 1)} removed [-like this-], "
+                    f"{added} added {{+like this+}}\n\n", style="dim")
+        body.append_text(marked(chunks) if removed or added else Text("The two versions say the same thing.",
+                                                                       style="italic"))
+        self.app.push_screen(TextScreen(f"Diff v{old.version} → v{new.version}", body))
 
     def on_click(self, event: events.Click) -> None:
         line = 0

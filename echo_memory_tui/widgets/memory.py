@@ -315,6 +315,13 @@ class MemoryView(Widget):
             return
         self.app.confirm_purge(entry)
 
+    def action_tag(self) -> None:
+        """t: tag the marked entries, else the one under the cursor."""
+        if self.app.view_visible(self):
+            entries = list(self.browser.marked.values()) or [e for e in [self._target()] if e is not None]
+            if entries:
+                self.app.tag_entries(entries)
+
     def action_edit(self) -> None:
         entry = self._target()
         if entry is None:

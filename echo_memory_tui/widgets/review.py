@@ -2,12 +2,12 @@
 selected pair side by side with the words that differ highlighted, provenance,
 dates and versions; the verifier's explanation and what the automatic policy
 would have done. Keys: keep A, keep B, keep both, merge (edit the merged
-text), skip, undo. Every resolution goes through engine.consolidation."""
+text), skip, undo; h shows the history of decisions (who decided, when, what)
+with undo of any decision still in force. Every resolution goes through
+engine.consolidation."""
 
 from __future__ import annotations
 
-import difflib
-import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -25,28 +25,14 @@ from textual.widgets.option_list import Option
 from engine import EchoMemoryError
 
 from .. import keys
+from ..diff import sides
+from ..diff import word_diff as diff_words
 from ..format import age, bar, provenance_badge, stamp, tier_text
-
-_WORD = re.compile(r"\S+|\s+")
 
 
 def word_diff(a: str, b: str) -> tuple[Text, Text]:
     """A and B with the words that differ highlighted (removed in A: red, added in B: green)."""
-    ta, tb = _WORD.findall(a), _WORD.findall(b)
-    wa = [w.lower().strip(".,;:!?()\"'") for w in ta]
-    wb = [w.lower().strip(".,;:!?()\"'") for w in tb]
-    out_a, out_b = Text(), Text()
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=wa, b=wb, autojunk=False).get_opcodes():
-        chunk_a, chunk_b = "".join(ta[i1:i2]), "".join(tb[j1:j2])
-        if op == "equal":
-            out_a.append(chunk_a)
-            out_b.append(chunk_b)
-        else:
-            if chunk_a:
-                out_a.append(chunk_a, style="bold #ffffff on #b71c1c" if chunk_a.strip() else "")
-            if chunk_b:
-                out_b.append(chunk_b, style="bold #ffffff on #1b5e20" if chunk_b.strip() else "")
-    return out_a, out_b
+    return sides(diff_words(a, b, fold=True))
 
 
 @dataclass
@@ -56,10 +42,12 @@ class Pair:
     b: Any
 
 
-def decided_by_person(resolution: dict[str, Any]) -> bool:
-    """A resolution someone made (app or CLI), not consolidation's automatic policy."""
-    return not (str(resolution.get("actor", "")).startswith("consolidation")
-                or str(resolution.get("action", "")).startswith("auto"))
+def action_label(action: str) -> str:
+    """A resolution's action in words (auto:<rule> is consolidation's policy)."""
+    if action.startswith("auto:"):
+        return f"policy: {action[5:].replace('_', ' ')}"
+    return {"keep_a": "kept A", "keep_b": "kept B", "keep_both": "kept both (dismissed)",
+            "merge": "merged"}.get(action, action)
 
 
 class ReviewView(Widget):
@@ -81,23 +69,33 @@ class ReviewView(Widget):
     ReviewView #rv-empty { padding: 1 2; color: $text-muted; display: none; }
     ReviewView.-empty #rv-empty { display: block; }
     ReviewView.-empty #rv-head, ReviewView.-empty #rv-sides, ReviewView.-empty #rv-why { display: none; }
+    ReviewView #rv-decision { height: 1fr; border: round $primary-background; border-title-color: $text-accent;
+                              padding: 0 1; display: none; }
+    ReviewView.-history #rv-decision { display: block; }
+    ReviewView.-history #rv-head, ReviewView.-history #rv-sides, ReviewView.-history #rv-why,
+    ReviewView.-history #rv-empty { display: none; }
     """
 
     pairs: reactive[list[Pair]] = reactive(list, init=False, always_update=True)
 
     class Loaded(Message):
-        def __init__(self, pairs: Optional[list[Pair]], last: Optional[dict[str, Any]], error: str = "") -> None:
+        def __init__(self, pairs: Optional[list[Pair]], last: Optional[Any], error: str = "",
+                     decisions: Optional[list[Any]] = None) -> None:
             super().__init__()
             self.pairs = pairs
             self.last = last
             self.error = error
+            self.decisions = decisions or []
 
     def __init__(self, *, id: Optional[str] = None) -> None:
         super().__init__(id=id)
         self.selected_id: Optional[str] = None
         self.skipped: list[str] = []
-        self.last_resolution: Optional[dict[str, Any]] = None
+        self.last_resolution: Optional[Any] = None  # the newest decision still in force
         self.loaded = False
+        self.history_mode = False  # h: the list shows decisions made, not the pending queue
+        self.decisions: list[Any] = []  # engine.decisions(), newest first
+        self.selected_decision: Optional[str] = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="rv-queue-box") as box:
@@ -115,6 +113,9 @@ class ReviewView(Widget):
                     side.border_title = "B"
                     yield Static("", id="rv-b-text")
             yield Static("", id="rv-why")
+            with VerticalScroll(id="rv-decision") as box:
+                box.border_title = "Decision"
+                yield Static("", id="rv-decision-text")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
         return keys.key_allowed("review", action, self.app)
@@ -128,6 +129,9 @@ class ReviewView(Widget):
 
     def linked_entry(self) -> Optional[str]:
         """ctrl+o: side A of the contradiction on screen (B opens side B)."""
+        if self.history_mode:
+            decision = self.current_decision()
+            return decision.keys[0] if decision is not None else None
         pair = self.current_pair()
         return pair.a.id if pair is not None else None
 
@@ -157,12 +161,12 @@ class ReviewView(Widget):
                 except EchoMemoryError:
                     continue  # an entry purged meanwhile: nothing to show side by side
                 pairs.append(Pair(record, a, b))
-            history = await service.resolutions()
-            last = next((r for r in history if not r.get("undone_at")), None)
+            decisions = await engine.decisions()
+            last = next((d for d in decisions if not d.undone_at), None)
         except Exception as exc:
             self.post_message(self.Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(self.Loaded(pairs, last))
+        self.post_message(self.Loaded(pairs, last, decisions=decisions))
 
     def on_review_view_loaded(self, message: Loaded) -> None:
         message.stop()
@@ -173,11 +177,15 @@ class ReviewView(Widget):
             self.add_class("-empty")
             return
         self.last_resolution = message.last
+        self.decisions = message.decisions
         order = {cid: i for i, cid in enumerate(self.skipped)}
         # skipped ones go to the back of the queue
         self.pairs = sorted(message.pairs, key=lambda p: (order.get(p.record.id, -1), -p.record.confidence))
 
     def watch_pairs(self, pairs: list[Pair]) -> None:
+        if self.history_mode:
+            self._show_history()
+            return
         queue = self.query_one(OptionList)
         queue.clear_options()
         for pair in pairs:
@@ -194,7 +202,7 @@ class ReviewView(Widget):
         self.set_class(not pairs, "-empty")
         if self.last_resolution and not pairs:
             self.query_one("#rv-empty", Static).update(Text(
-                f"No pending contradictions. Last resolution: {self.last_resolution['action']} "
+                f"No pending contradictions. Last resolution: {action_label(self.last_resolution.action)} "
                 f"(u undoes it).", style="dim"))
         if not pairs:
             self.selected_id = None
@@ -207,11 +215,19 @@ class ReviewView(Widget):
     @on(OptionList.OptionHighlighted, "#rv-queue")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
+        if self.history_mode:
+            decision = self.current_decision(event.option_id)
+            if decision is not None:
+                self._show_decision(decision)
+            return
         pair = self.current_pair(event.option_id)
         if pair is not None:
             self._show(pair)
 
     def current_pair(self, cid: Optional[str] = None) -> Optional[Pair]:
+        """The pair on screen (none while the history is shown: a key never acts on a hidden pair)."""
+        if self.history_mode and cid is None:
+            return None
         cid = cid or self.selected_id
         return next((p for p in self.pairs if p.record.id == cid), None)
 
@@ -275,6 +291,76 @@ class ReviewView(Widget):
         why.add_row("keys", Text("a keep A · b keep B · o keep both · m merge · s skip · u undo", style="dim"))
         self.query_one("#rv-why", Static).update(why)
 
+    # ---- history of decisions ----------------------------------------------------------------
+    def action_toggle_history(self) -> None:
+        """h: the decisions made so far, newest first; h again: the pending queue."""
+        self.history_mode = not self.history_mode
+        self.set_class(self.history_mode, "-history")
+        self.query_one(OptionList).clear_options()
+        self.watch_pairs(self.pairs)
+
+    def current_decision(self, rid: Optional[str] = None) -> Optional[Any]:
+        rid = rid or self.selected_decision
+        return next((d for d in self.decisions if str(d.resolution_id) == rid), None)
+
+    def _show_history(self) -> None:
+        queue = self.query_one(OptionList)
+        queue.clear_options()
+        for d in self.decisions:
+            label = Text()
+            label.append(f"{d.at:%m-%d %H:%M} ", style="dim")
+            label.append(action_label(d.action), style="strike dim" if d.undone_at else "bold")
+            label.append(f"\n    {d.keys[0]}" + (f" ~ {d.keys[1]}" if d.keys[1] != d.keys[0] else ""))
+            label.append(f"\n    by {d.actor}" + (" · undone" if d.undone_at else ""), style="dim")
+            queue.add_option(Option(label, id=str(d.resolution_id)))
+        self.query_one("#rv-queue-box").border_title = f"History ({len(self.decisions)})"
+        self.set_class(False, "-empty")
+        if not self.decisions:
+            self.selected_decision = None
+            self.query_one("#rv-decision-text", Static).update(Text(
+                "No decisions yet: resolved and dismissed contradictions show here. h: back to pending.",
+                style="dim"))
+            return
+        ids = [str(d.resolution_id) for d in self.decisions]
+        index = ids.index(self.selected_decision) if self.selected_decision in ids else 0
+        queue.highlighted = index
+        self._show_decision(self.decisions[index])
+
+    def _show_decision(self, d: Any) -> None:
+        self.selected_decision = str(d.resolution_id)
+        now = self.app.clock()
+        table = Table.grid(padding=(0, 1))
+        table.add_column(style="dim", justify="right")
+        table.add_column()
+        table.add_row("decision", Text(action_label(d.action), style="bold"))
+        table.add_row("who", Text(f"{d.actor}: " + ("a person" if d.by_person
+                                                     else "automatic (consolidation's policy)")))
+        table.add_row("when", f"{stamp(d.at)} ({age(d.at, now)} ago)")
+        table.add_row("A", Text(d.keys[0]))
+        table.add_row("B", Text(d.keys[1]))
+        if d.description:
+            table.add_row("about", Text(d.description))
+        if d.undone_at:
+            state = Text(f"undone {stamp(d.undone_at)}; the contradiction was reopened", style="dim")
+        else:
+            state = Text("in force: u undoes it (reopens the contradiction, brings back what it archived)"
+                         + ("" if d.by_person else "; it asks first"), style="yellow")
+        table.add_row("state", state)
+        table.add_row("keys", Text("u undo · h pending queue · ctrl+o open A", style="dim"))
+        self.query_one("#rv-decision-text", Static).update(table)
+
+    def _undo_decision(self) -> None:
+        """u in the history: undo the decision on screen; an automatic one asks first."""
+        d = self.current_decision()
+        if d is None:
+            self.app.notify("No decision selected.", title="Undo", severity="warning")
+        elif d.undone_at:
+            self.app.notify(f"{action_label(d.action)} was already undone on {stamp(d.undone_at)}.", title="Undo")
+        elif d.by_person:
+            self._undo_resolution(d.contradiction_id, d.action)
+        else:
+            self._ask_reopen(d.actor, f"{d.at:%Y-%m-%d %H:%M}", d.action, list(d.keys), d.contradiction_id)
+
     # ---- actions ---------------------------------------------------------------------------
     def action_move(self, step: int) -> None:
         queue = self.query_one(OptionList)
@@ -328,53 +414,53 @@ class ReviewView(Widget):
         self.app.push_screen(MergeScreen(pair.a, pair.b, text, note), merged)
 
     def action_undo(self) -> None:
-        if self.app.can_write("undo"):
+        if not self.app.can_write("undo"):
+            return
+        if self.history_mode:
+            self._undo_decision()
+        else:
             self._undo()
 
     @work(exclusive=True, group="review-undo")
     async def _undo(self) -> None:
         """Undo takes back what a person decided; an automatic resolution (consolidation's
         policy) is only reopened after the user has seen who decided it and what comes back."""
-        from ..screens.dialogs import ConfirmScreen
-
-        service = self.app.consolidation()
         try:
-            history = [r for r in await service.resolutions() if not r.get("undone_at")]
+            history = [d for d in await self.app.engine.decisions() if not d.undone_at]
         except Exception as exc:
             self.app.notify(f"{type(exc).__name__}: {exc}", title="Undo", severity="error")
             return
         if not history:
             self.app.notify("There is no resolution to undo.", title="Undo")
             return
-        mine = next((r for r in history if decided_by_person(r)), None)
+        mine = next((d for d in history if d.by_person), None)
         if mine is not None:
-            self._undo_resolution(mine)
+            self._undo_resolution(mine.contradiction_id, mine.action)
             return
         auto = history[0]
-        try:
-            record = await service.contradiction(auto["contradiction_id"])
-            engine = self.app.engine
-            keys = [(await engine.get(i)).key for i in (record.entry_a_id, record.entry_b_id)]
-        except EchoMemoryError:
-            keys = []
-        body = Text()
-        body.append("Nothing you resolved is left to undo.\n\n")
-        body.append("The next resolution was made automatically by ")
-        body.append(str(auto["actor"]), style="bold")
-        body.append(f" on {str(auto['at'])[:16].replace('T', ' ')}: {auto['action']}.\n")
+        self._ask_reopen(auto.actor, f"{auto.at:%Y-%m-%d %H:%M}", auto.action, list(auto.keys),
+                         auto.contradiction_id, "Nothing you resolved is left to undo.\n\n")
+
+    def _ask_reopen(self, actor: str, at: str, action: str, keys: list[str], cid: str, lead: str = "") -> None:
+        """An automatic resolution is reopened only after the user has seen who made it,
+        when, and what comes back."""
+        from ..screens.dialogs import ConfirmScreen
+
+        body = Text(lead)
+        body.append("This resolution was made automatically by ")
+        body.append(actor, style="bold")
+        body.append(f" on {at}: {action}.\n")
         body.append("Undoing it will reopen the contradiction" + (f" between {keys[0]} and {keys[1]}" if keys else "")
                     + " and bring back the entry it archived.", style="bold")
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
-                self._undo_resolution(auto)
+                self._undo_resolution(cid, action)
 
         self.app.push_screen(ConfirmScreen("Undo an automatic resolution", body, "Reopen"), confirmed)
 
-    def _undo_resolution(self, resolution: dict[str, Any]) -> None:
-        cid = resolution["contradiction_id"]
-        self.app.write(f"undid {resolution['action']}",
-                       lambda engine: self.app.consolidation().undo(cid, actor="user"))
+    def _undo_resolution(self, cid: str, action: str) -> None:
+        self.app.write(f"undid {action}", lambda engine: engine.undo_decision(cid, actor="user"))
 
     # ---- consolidation (C) ----------------------------------------------------------------------
     def run_consolidation(self) -> None:
