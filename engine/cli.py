@@ -143,6 +143,8 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
     data["decay"] = engine.explain_decay(entry)
     audit_records = await engine.audit(entry.id, limit=50)
     data["audit"] = [r.to_dict() for r in audit_records]
+    recalls = await engine.recent_recalls(entry.id, limit=SHOWN_RECALLS)
+    data["recalls"] = recalls.to_dict()
     decay = data["decay"]
     emit(args, data, lambda: "\n".join([
         entry_block(entry),
@@ -150,8 +152,13 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
         f"(archived under {decay['threshold']:.2f}); half-life {decay['half_life_days']:.0f} days; "
         + (f"archived in {decay['days_until_archive']} days if never recalled"
            if decay["days_until_archive"] is not None else "not archived by decay"),
+        f"recent recalls: {recalls.total}" + (" (newest first):" if recalls.total else " (no non-dry recall returned it)"),
+        *(f"  {r.at:%Y-%m-%d %H:%M} {r.query[:80]!r} #{r.rank} by {r.actor}" for r in recalls.recent),
         "audit trail (newest first):", *("  " + audit_line(r) for r in audit_records)]))
     return EXIT_OK
+
+
+SHOWN_RECALLS = 10  # show: the newest recalls that returned the entry
 
 
 async def cmd_add(engine: MemoryEngine, args) -> int:
