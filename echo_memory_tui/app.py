@@ -121,9 +121,11 @@ class EchoMemoryApp(App[int]):
         warm_recall: bool = True,
         config_error: Optional[str] = None,
         engine_factory: Optional[Callable[..., Awaitable[MemoryEngine]]] = None,
+        create: bool = False,
     ) -> None:
         super().__init__()
         self.db_path = Path(db_path)
+        self.create = create  # --create: a missing store is made without asking
         self.settings = settings or Settings.defaults()
         self.requested_read_only = read_only
         self.read_only = read_only
@@ -236,6 +238,43 @@ class EchoMemoryApp(App[int]):
         self.sub_title = self._subtitle()
         self.query_one(EntryBrowser).focus()
         self.call_after_refresh(self._first_frame)
+        self._open_or_ask()
+
+    def _open_or_ask(self) -> None:
+        """A store path with nothing there may be a typo: ask before making a store there
+        (declining quits and creates nothing); --create, or --read-only (which never
+        creates and says so), opens at once."""
+        from .screens.dialogs import ConfirmScreen
+
+        path = self.db_path.expanduser()
+        if self.requested_read_only or path.exists():
+            self._open_engine()
+            return
+        if self.create:
+            self._create_store(path)
+            return
+        self.status.store = f"no store at {self.db_path.name}"
+        body = Text()
+        body.append(f"Create a new empty store at {path}?\n\n", style="bold")
+        body.append("There is no store file at that path. If it has a typo, choose Cancel (or Esc): the app "
+                    "closes and creates nothing.", style="dim")
+
+        def decided(yes: Optional[bool]) -> None:
+            if yes:
+                self._create_store(path)
+            else:
+                self.exit(return_code=2, message=f"no store at {path}; nothing was created "
+                          "(run with --create to make one without asking)")
+
+        self.push_screen(ConfirmScreen("New store?", body, "Create", danger=False), decided)
+
+    def _create_store(self, path: Path) -> None:
+        """The person asked for a store at path (--create or the dialog): its folder too."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.post_message(EngineFailed(f"cannot create {path.parent}: {exc.strerror or exc}"))
+            return
         self._open_engine()
 
     def notify(self, message: str, *, title: str = "", severity: str = "information",
