@@ -29,6 +29,7 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPan
 
 from engine import (
     Actor,
+    ConfigError,
     EntryFilter,
     EntryNotFound,
     InvalidValue,
@@ -121,9 +122,11 @@ class EchoMemoryApp(App[int]):
         warm_recall: bool = True,
         config_error: Optional[str] = None,
         engine_factory: Optional[Callable[..., Awaitable[MemoryEngine]]] = None,
+        create: bool = False,
     ) -> None:
         super().__init__()
         self.db_path = Path(db_path)
+        self.create = create  # --create: a missing store is made without asking
         self.settings = settings or Settings.defaults()
         self.requested_read_only = read_only
         self.read_only = read_only
@@ -136,6 +139,7 @@ class EchoMemoryApp(App[int]):
         self.live_paused = False
         self.pending_changes: list[StoreChanged] = []
         self._watch_stop: Optional[asyncio.Event] = None
+        self._config_stop: Optional[asyncio.Event] = None
         self._started_views: set[str] = set()
         self.keymap, self.key_problems = keys.keymap_from_config(self.settings.extra.get("keys"))
         ui = self.settings.extra.get("ui") if isinstance(self.settings.extra.get("ui"), Mapping) else {}
@@ -236,6 +240,45 @@ class EchoMemoryApp(App[int]):
         self.sub_title = self._subtitle()
         self.query_one(EntryBrowser).focus()
         self.call_after_refresh(self._first_frame)
+        self._open_or_ask()
+        if self.live_enabled and self.settings.path is not None:
+            self._watch_config(self.settings.path)
+
+    def _open_or_ask(self) -> None:
+        """A store path with nothing there may be a typo: ask before making a store there
+        (declining quits and creates nothing); --create, or --read-only (which never
+        creates and says so), opens at once."""
+        from .screens.dialogs import ConfirmScreen
+
+        path = self.db_path.expanduser()
+        if self.requested_read_only or path.exists():
+            self._open_engine()
+            return
+        if self.create:
+            self._create_store(path)
+            return
+        self.status.store = f"no store at {self.db_path.name}"
+        body = Text()
+        body.append(f"Create a new empty store at {path}?\n\n", style="bold")
+        body.append("There is no store file at that path. If it has a typo, choose Cancel (or Esc): the app "
+                    "closes and creates nothing.", style="dim")
+
+        def decided(yes: Optional[bool]) -> None:
+            if yes:
+                self._create_store(path)
+            else:
+                self.exit(return_code=2, message=f"no store at {path}; nothing was created "
+                          "(run with --create to make one without asking)")
+
+        self.push_screen(ConfirmScreen("New store?", body, "Create", danger=False), decided)
+
+    def _create_store(self, path: Path) -> None:
+        """The person asked for a store at path (--create or the dialog): its folder too."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.post_message(EngineFailed(f"cannot create {path.parent}: {exc.strerror or exc}"))
+            return
         self._open_engine()
 
     def notify(self, message: str, *, title: str = "", severity: str = "information",
@@ -329,8 +372,9 @@ class EchoMemoryApp(App[int]):
         return self.engine.consolidation
 
     async def on_unmount(self) -> None:
-        if self._watch_stop is not None:
-            self._watch_stop.set()
+        for stop in (self._watch_stop, self._config_stop):
+            if stop is not None:
+                stop.set()
         engine, self.engine = self.engine, None
         if engine is not None:
             try:
@@ -489,6 +533,69 @@ class EchoMemoryApp(App[int]):
     def action_reload(self) -> None:
         self.refresh_all()
         self.notify("reloaded")
+
+    # ---- the config file changed on disk -------------------------------------------------------
+    @work(exclusive=True, group="config-watch")
+    async def _watch_config(self, path: Path) -> None:
+        """Follow the config file the app started with (an editor's save or rename
+        lands here): valid settings are adopted, anything else is reported and the
+        settings in use stay."""
+        from watchfiles import awatch
+
+        if not path.parent.is_dir():
+            return
+        self._config_stop = asyncio.Event()
+        try:
+            async for _changes in awatch(path.parent, stop_event=self._config_stop, debounce=200, step=50,
+                                         watch_filter=lambda _c, p: Path(p).name == path.name):
+                try:
+                    settings = await asyncio.to_thread(Settings.load, path)
+                except ConfigError as exc:
+                    self.notify(f"{exc}. The settings in use stay as they were.", title="Config not reloaded",
+                                severity="error", timeout=15)
+                    continue
+                if settings.as_dict() != self.settings.as_dict() or settings.extra != self.settings.extra:
+                    self.reload_settings(settings)
+        except Exception as exc:  # e.g. the folder went away: the app goes on without following it
+            self.notify(f"{path}: {type(exc).__name__}: {exc}", title="Config no longer followed", severity="warning")
+
+    def reload_settings(self, settings: Settings) -> None:
+        """Adopt a config file changed on disk: knobs, [keys] and [ui]. Knob values the
+        person edited in the playground and has not saved are kept over the file's."""
+        old = self.settings
+        changed = [f"{k.removeprefix('memory.')} {old.get(k)} → {v}" for k, v in settings.as_dict().items()
+                   if v != old.get(k)]
+        kept = self._keep_unsaved_knobs(settings)
+        self.apply_settings(settings)
+        self.keymap, problems = keys.keymap_from_config(settings.extra.get("keys"))
+        self.set_keymap(self.keymap)
+        ui = settings.extra.get("ui") if isinstance(settings.extra.get("ui"), dict) else {}
+        if ui.get("theme") in self.available_themes:
+            self.theme = ui["theme"]
+        message = f"{settings.path}: " + (", ".join(changed[:6]) or "[keys] or [ui] changed")
+        if len(changed) > 6:
+            message += f" and {len(changed) - 6} more"
+        if kept:
+            message += (f". Your unsaved playground edits ({', '.join(k.removeprefix('memory.') for k in kept)}) "
+                        "are kept: ctrl+s saves them over the file, ctrl+z takes the file's values")
+        self.notify(". ".join([message, *problems]), title="Config reloaded", timeout=10)
+
+    def _keep_unsaved_knobs(self, settings: Settings) -> list[str]:
+        """The playground's knob panel takes the new file as its base; the knobs the person
+        changed and has not saved (typed text included, even invalid) stay as typed."""
+        from .widgets.knobs import KnobPanel, knob_id
+
+        view = self._view_widget("recall")
+        panels = view.query(KnobPanel) if view is not None else []
+        if not panels:
+            return []
+        panel = panels.first()
+        typed = {k: panel.query_one(f"#{knob_id(k)}").value for k, v in panel.values.items()
+                 if v != panel.base.get(k) or k in panel.invalid}
+        panel.reset(settings)
+        for key, value in typed.items():
+            panel.set_value(key, value)
+        return sorted(typed)
 
     # ---- views -------------------------------------------------------------------------------
     # Only the memory view is built for the first frame; the others are imported

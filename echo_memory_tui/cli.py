@@ -16,7 +16,7 @@ def open_app(args: argparse.Namespace, settings: Settings, config_error: Optiona
     from .app import run_app
 
     return run_app(args.db or engine_cli.default_db_path(), settings, read_only=args.read_only,
-                   config_error=config_error)
+                   config_error=config_error, create=args.create)
 
 
 def main(argv: Optional[list[str]] = None) -> int:

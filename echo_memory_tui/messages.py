@@ -97,6 +97,7 @@ class DetailData:
     episode: Any = None
     notices: list[str] = field(default_factory=list)
     vector: dict[str, Any] = field(default_factory=dict)  # engine.vector_state
+    recalls: Any = None  # engine.recent_recalls: the recall log's lines for this entry
 
 
 class DetailLoaded(Message):

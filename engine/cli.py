@@ -143,6 +143,8 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
     data["decay"] = engine.explain_decay(entry)
     audit_records = await engine.audit(entry.id, limit=50)
     data["audit"] = [r.to_dict() for r in audit_records]
+    recalls = await engine.recent_recalls(entry.id, limit=SHOWN_RECALLS)
+    data["recalls"] = recalls.to_dict()
     decay = data["decay"]
     emit(args, data, lambda: "\n".join([
         entry_block(entry),
@@ -150,8 +152,13 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
         f"(archived under {decay['threshold']:.2f}); half-life {decay['half_life_days']:.0f} days; "
         + (f"archived in {decay['days_until_archive']} days if never recalled"
            if decay["days_until_archive"] is not None else "not archived by decay"),
+        f"recent recalls: {recalls.total}" + (" (newest first):" if recalls.total else " (no non-dry recall returned it)"),
+        *(f"  {r.at:%Y-%m-%d %H:%M} {r.query[:80]!r} #{r.rank} by {r.actor}" for r in recalls.recent),
         "audit trail (newest first):", *("  " + audit_line(r) for r in audit_records)]))
     return EXIT_OK
+
+
+SHOWN_RECALLS = 10  # show: the newest recalls that returned the entry
 
 
 async def cmd_add(engine: MemoryEngine, args) -> int:
@@ -327,6 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, default=None, help="store file (default: $ECHO_MEMORY_DB or the user data dir)")
     parser.add_argument("--config", type=Path, default=None, help="TOML config (default: the user config dir)")
     parser.add_argument("--read-only", action="store_true", help="open the store read-only")
+    parser.add_argument("--create", action="store_true",
+                        help="make a new empty store at the --db path if there is none (without it a path with no "
+                             "store is refused, so a typo never makes an empty store; demo and import create theirs)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, handler, help_: str) -> argparse.ArgumentParser:
@@ -420,6 +430,21 @@ def no_command(parser: argparse.ArgumentParser) -> int:
     return EXIT_USAGE
 
 
+# Commands whose point is to fill a new store: they create a missing one without --create.
+CREATES_STORE = ("demo", "import")
+
+
+def require_store(path: Path, args: argparse.Namespace, create: bool = False) -> None:
+    """A store path with nothing there is taken for a typo: refused (exit 2, nothing
+    created) unless --create says to make it or the command exists to fill a new store."""
+    if path.expanduser().exists() or create or args.create or args.command in CREATES_STORE:
+        return
+    source = "--db" if path != default_db_path() else (
+        "$ECHO_MEMORY_DB" if os.environ.get("ECHO_MEMORY_DB") else "the default store path")
+    raise CliError(f"no store at {path} (from {source}); check the path, or add --create to make a new empty "
+                   "store there", EXIT_USAGE)
+
+
 # Commands whose ID may be given as a unique prefix (as `list` prints them).
 ID_COMMANDS = ("show", "pin", "unpin", "archive", "restore", "purge", "history", "audit")
 
@@ -443,6 +468,7 @@ def main(argv: Optional[list[str]] = None, open_app: Optional[OpenApp] = None) -
             return cmd_scan(args)
         if not getattr(args, "needs_store", True):
             return asyncio.run(args.handler(None, args))
+        require_store(args.db or default_db_path(), args)
         if args.db is None:
             (default_db_path()).parent.mkdir(parents=True, exist_ok=True)
         return asyncio.run(run_with_engine(args, settings))

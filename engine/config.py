@@ -133,6 +133,9 @@ KNOBS: dict[str, Knob] = {
         _k("memory.llm.apiKeyEnv", "ECHO_MEMORY_API_KEY", str, "environment variable holding the API key"),
         _k("memory.llm.timeoutSeconds", 30.0, float, "HTTP timeout per request", 0.1, 600.0),
         _k("memory.llm.maxRetries", 2, int, "retries after a failed request", 0, 10),
+        # The recall log: "why is this memory in my prompts?" (issue 9)
+        _k("memory.recallLog.maxRows", 10_000, int, "recall log rows kept (one per entry a non-dry recall returned; "
+           "the oldest go first; 0 keeps none)", 0, 10_000_000),
         # Agents over MCP (echo-memory mcp)
         _k("memory.mcp.maxProvenance", "user_stated", str, "highest provenance an MCP client may claim for a write",
            choices=("legacy", "model_inferred", "user_stated")),

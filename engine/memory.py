@@ -6,7 +6,9 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import logging
 import os
+import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Option
 from .actors import Actor, AnyActor
 from .config import Settings
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
+from .errors import StoreError
 from .fields import validate_session_key, validate_tags
 from .files import atomic_write
 from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
@@ -25,6 +28,8 @@ from .models import (
     MemoryTier,
     MemoryType,
     ProvenanceLevel,
+    from_iso,
+    to_iso,
     utcnow,
     validate_importance,
 )
@@ -37,6 +42,8 @@ if TYPE_CHECKING:
     from .recall.episodes import EpisodeSearchResult
     from .recall.results import RecallResult
     from .recall.service import ModelStatus, RecallService
+
+log = logging.getLogger(__name__)
 
 SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
             "type", "source", "version")
@@ -417,13 +424,16 @@ class MemoryEngine:
         return service
 
     async def recall(self, query: str, limit: int = 10, dry: bool = False, overrides: Optional[dict] = None,
-                     include_superseded: bool = False) -> "RecallResult":
+                     include_superseded: bool = False, actor: AnyActor = None) -> "RecallResult":
         """Hybrid recall with every stage's score. Unless dry, each hit is a rehearsal:
-        access_count and last_accessed move (the app's playground recalls dry)."""
+        access_count and last_accessed move, and the recall log records who asked what
+        (the app's playground recalls dry)."""
         result = await self.recall_service.recall(query, limit=limit, dry=dry, overrides=overrides,
                                       include_superseded=include_superseded, now=self.clock())
         if not dry and not self.read_only:
             await self.record_access(result.hit_ids)
+        if not dry:
+            await self._log_recall(query, result, self.who(actor))
         return result
 
     async def warm_recall(self) -> "ModelStatus":
@@ -671,6 +681,41 @@ class MemoryEngine:
         """The entry's vector: model stamp and state (current, pending, stale, none, unchecked)."""
         return await self.recall_service.vector_state(entry_id)
 
+    # ---- the recall log: why is this memory in my prompts? (issue 9) -----------------------
+    async def _log_recall(self, query: str, result: "RecallResult", actor: Actor) -> None:
+        """One row per returned entry (when, query, rank, who), the oldest trimmed to
+        memory.recallLog.maxRows in the same transaction. Never fails the recall: on a
+        read-only or unwritable store the result says the recall was not logged."""
+        from .recall.results import Notice
+
+        if not result.results:
+            return
+        keep = int(self.settings.get("memory.recallLog.maxRows"))
+        why = "the store is read-only" if self.read_only else ""
+        if not why:
+            at, text = to_iso(self.clock()), query[:RECALL_LOG_QUERY_CHARS]
+            rows = [(at, text, hit.rank, str(actor), hit.id) for hit in result.results] if keep else []
+            try:
+                async with self.store.transaction() as conn:
+                    # an entry purged since the recall read it has nothing to log against
+                    await conn.executemany("INSERT INTO recall_log(entry_id, at, query, rank, actor) "
+                                           "SELECT id, ?, ?, ?, ? FROM entries WHERE id=?", rows)
+                    await conn.execute("DELETE FROM recall_log WHERE id <= (SELECT max(id) FROM recall_log) - ?",
+                                       (keep,))
+            except (sqlite3.Error, StoreError) as exc:
+                log.warning("recall log of %s not written: %s", self.path, exc)
+                why = f"the store refused the write ({exc})"
+        if why:
+            result.notices.append(Notice("recall_not_logged", f"this recall was not recorded in the recall log: {why}"))
+
+    async def recent_recalls(self, entry_id: str, limit: int = 10) -> "RecallHistory":
+        """How often non-dry recalls returned the entry (as far as the log reaches back),
+        and the newest `limit` of them."""
+        total = (await self.store.fetchone("SELECT count(*) FROM recall_log WHERE entry_id=?", (entry_id,)))[0]
+        rows = await self.store.fetchall("SELECT at, query, rank, actor FROM recall_log WHERE entry_id=? "
+                                         "ORDER BY id DESC LIMIT ?", (entry_id, limit))
+        return RecallHistory(total, [RecallRecord(from_iso(at), query, rank, actor) for at, query, rank, actor in rows])
+
     # ---- undo, for the app's undo list (issue 9) -------------------------------------------
     async def undo_snapshot(self, entry_ids: Iterable[str]) -> list[MemoryEntry]:
         """Before a write: the entries it may change, as they are now, with their chain
@@ -755,6 +800,34 @@ class Decision:
             return False
 
 
+# The recall log keeps this much of each query: enough to recognise it.
+RECALL_LOG_QUERY_CHARS = 500
+
+
+@dataclass(frozen=True)
+class RecallRecord:
+    """One time a non-dry recall returned an entry."""
+
+    at: datetime
+    query: str
+    rank: int
+    actor: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"at": self.at.isoformat(), "query": self.query, "rank": self.rank, "actor": self.actor}
+
+
+@dataclass(frozen=True)
+class RecallHistory:
+    """An entry's recalls in the log: how many, and the newest few."""
+
+    total: int
+    recent: list[RecallRecord]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"total": self.total, "recent": [r.to_dict() for r in self.recent]}
+
+
 @dataclass(frozen=True)
 class UndoStep:
     """One write that can be taken back: the entries as they were before it and the
@@ -771,4 +844,5 @@ class UndoStep:
         return cls(what, before, tuple(e.id for e in changed if e.id not in known))
 
 
-__all__ = ["MemoryEngine", "Decision", "EntryFilter", "ImportReport", "StoreChange", "UndoStep"]
+__all__ = ["MemoryEngine", "Decision", "EntryFilter", "ImportReport", "RecallHistory", "RecallRecord", "StoreChange",
+           "UndoStep"]

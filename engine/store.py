@@ -215,6 +215,19 @@ MIGRATIONS: list[str] = [
     ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
     ALTER TABLE jobs ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
     """,
+    # 4 -> 5: the recall log, one row per entry a non-dry recall returned (engine/memory.py
+    # writes it, bounded by memory.recallLog.maxRows); a purged entry takes its rows along
+    """
+    CREATE TABLE recall_log(
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        entry_id TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        query TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        actor TEXT NOT NULL
+    );
+    CREATE INDEX recall_log_entry ON recall_log(entry_id, id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -74,8 +74,33 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
         vector = await engine.vector_state(entry_id)
     except Exception as exc:
         vector = {"state": "unknown", "error": f"{type(exc).__name__}: {exc}"}
+    try:
+        recalls = await engine.recent_recalls(entry_id, limit=SHOWN_RECALLS)
+    except Exception as exc:  # the log only explains; the entry still shows
+        recalls, notices = None, notices + [f"recall log unavailable: {exc}"]
     return DetailData(entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices,
-                      vector=vector)
+                      vector=vector, recalls=recalls)
+
+
+SHOWN_RECALLS = 3  # the detail pane's newest recalls of the entry
+
+
+def recalls_text(recalls: Any) -> Text:
+    """Why this entry reaches prompts: how many non-dry recalls returned it, and the newest."""
+    if recalls is None:
+        return Text("unknown", style="dim")
+    if not recalls.total:
+        return Text("none logged", style="dim")
+    out = Text(f"{recalls.total}")
+    for n, record in enumerate(recalls.recent):
+        query = record.query if len(record.query) <= 40 else record.query[:39] + "…"
+        out.append(" · " if n == 0 else "\n")
+        out.append(f"{record.at:%Y-%m-%d %H:%M} ", style="dim")
+        out.append(f"'{query}' #{record.rank}")
+        out.append(f" {record.actor}", style="dim")
+    if recalls.total > len(recalls.recent):
+        out.append(" …", style="dim")
+    return out
 
 
 def vector_text(vector: dict[str, Any]) -> Text:
@@ -208,6 +233,7 @@ class EntryDetail(Horizontal):
         table.add_row("version", f"v{e.version}" + (f" → {e.superseded_by[:8]}" if e.superseded_by else " (head)"))
         table.add_row("importance", f"{e.importance:.2f}")
         table.add_row("accesses", Text.assemble(str(e.access_count), ("  last ", "dim"), when(e.last_accessed)))
+        table.add_row("recalls", recalls_text(data.recalls))
         table.add_row("created", when(e.created_at))
         table.add_row("updated", when(e.updated_at))
         table.add_row("tags", Text(", ".join(e.tags) or "—"))

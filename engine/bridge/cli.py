@@ -8,7 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from ..cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, default_db_path
+from ..cli import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, CliError, default_db_path, require_store
 from ..config import Settings
 
 
@@ -29,9 +29,12 @@ def register(add) -> None:
     p.add_argument("--config", dest="mcp_config", type=Path, metavar="PATH", help="TOML config (default: the global --config)")
     p.add_argument("--read-only", dest="mcp_read_only", action="store_true",
                    help="serve reads only: no write tool is listed and the store opens read-only")
+    p.add_argument("--create", dest="mcp_create", action="store_true",
+                   help="make a new empty store at --db if there is none (without it a missing store is refused)")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
-                   help="stdio (default; the agent launches this command) or streamable HTTP")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP address to bind (default loopback only)")
+                   help="stdio (default; the agent launches this command) or http (streamable HTTP)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="HTTP address to bind (default 127.0.0.1, loopback only: there is no authentication)")
     p.add_argument("--port", type=port_number, default=8765, help="HTTP port (default 8765)")
     p.set_defaults(needs_store=False)
     register_sync(add)
@@ -42,6 +45,7 @@ async def cmd_mcp(_engine, args) -> int:
 
     settings = Settings.load(args.mcp_config or args.config)
     db = args.mcp_db or args.db or default_db_path()
+    require_store(db, args, create=args.mcp_create)
     db.parent.mkdir(parents=True, exist_ok=True)
     await serve(db, settings, args.mcp_read_only or args.read_only, args.transport, args.host, args.port)
     return EXIT_OK
@@ -50,8 +54,8 @@ async def cmd_mcp(_engine, args) -> int:
 def register_sync(add) -> None:
     p = add("sync", cmd_sync, "two-way sync with an agent's memory folder (hermes, Echo-Agent)")
     p.add_argument("--from", dest="sync_format", required=True, choices=["hermes", "echo-agent"],
-                   help="the folder's format")
-    p.add_argument("folder", type=Path, metavar="DIR")
+                   help="the folder's format: hermes (MEMORY.md, USER.md) or echo-agent")
+    p.add_argument("folder", type=Path, metavar="DIR", help="the agent's memory folder")
     p.add_argument("--watch", action="store_true", help="keep syncing on every change until interrupted")
     p.add_argument("--write-back", action="store_true",
                    help="also write the store's curated state back into the folder's files (previous file kept "

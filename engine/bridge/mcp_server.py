@@ -177,8 +177,9 @@ class MemoryBridge:
         return matches[0]
 
     # ---- recall, sessions, prompt resources ------------------------------------------
-    async def recall(self, query: str, limit: int) -> dict[str, Any]:
-        result = await self.call(lambda: self.engine.recall(query, limit=limit, dry=False))
+    async def recall(self, query: str, limit: int, actor: Optional[Actor] = None) -> dict[str, Any]:
+        """A real recall: the recall log names the client (mcp:<client>) that asked."""
+        result = await self.call(lambda: self.engine.recall(query, limit=limit, dry=False, actor=actor))
         hits = [{
             "id": h.id, "key": h.key, "content": h.content, "tier": h.tier, "target": h.type,
             "provenance": h.entry.source.label if h.entry is not None else None, "score": round(h.final, 6),
@@ -290,8 +291,8 @@ def build_server(bridge: MemoryBridge, read_only: bool) -> MCPServer:
 
     async def recall(query: Annotated[str, Field(min_length=1, description="what you need to remember, in words")],
                      limit: Annotated[int, Field(ge=1, le=50, description="most results (1-50)")] = 10,
-                     ) -> dict[str, Any]:
-        return await bridge.recall(query, limit)
+                     ctx: Context = None) -> dict[str, Any]:
+        return await bridge.recall(query, limit, bridge.actor(ctx))
 
     server.add_tool(recall, name="recall", annotations=reading, description=(
         "Find the memories most relevant to a query (hybrid keyword + meaning search, reranked, weighted by "

@@ -12,29 +12,37 @@ from ..query import parse_time_option
 
 
 def register(add) -> None:
+    statuses = ", ".join(s.label for s in ContradictionStatus)
     p = add("contradictions", cmd_contradictions, "list contradictions (pending first in the app)")
-    p.add_argument("--status", choices=[s.label for s in ContradictionStatus])
-    p.add_argument("--limit", type=int)
+    p.add_argument("--status", choices=[s.label for s in ContradictionStatus],
+                   help=f"only this status: {statuses} (default: all)")
+    p.add_argument("--limit", type=int, help="at most N, newest first (default: all)")
     p = add("contradiction", cmd_contradiction, "one contradiction with its entries and explanation")
-    p.add_argument("action", choices=["show"]), p.add_argument("id")
+    p.add_argument("action", choices=["show"], help="show (the only action)")
+    p.add_argument("id", help="the contradiction's id, as `contradictions` prints it")
     p = add("resolve", cmd_resolve, "resolve a pending contradiction by hand")
-    p.add_argument("id")
+    p.add_argument("id", help="the contradiction's id")
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--keep", choices=["a", "b", "both"], help="keep a (b is superseded), keep b, or keep both")
     how.add_argument("--merge", metavar="TEXT", help="replace both with this text, stated by you")
     add("undo", cmd_undo, "revert the last resolution").add_argument("--id", help="only this contradiction's last one")
-    add("history", cmd_history, "an entry's version lattice (ancestors, descendants, merges)").add_argument("id")
+    add("history", cmd_history, "an entry's version lattice (ancestors, descendants, merges)").add_argument(
+        "id", help="entry id, or its first 8 characters (as list prints them)")
     add("sessions", cmd_sessions, "conversation sessions and their consolidation state").add_argument(
-        "--status", choices=["open", "ended", "consolidated"])
+        "--status", choices=["open", "ended", "consolidated"], help="only sessions that are open, ended or "
+        "consolidated (default: all)")
     p = add("episodes", cmd_episodes, "episodes made from sessions, newest first")
-    p.add_argument("--session"), p.add_argument("--entity"), p.add_argument("--query", help="text in the summary")
+    p.add_argument("--session", help="only this session's episodes (its key)")
+    p.add_argument("--entity", help="only episodes that name this entity, e.g. atlas")
+    p.add_argument("--query", help="text in the summary")
     p.add_argument("--similar", metavar="TEXT", help="rank episodes by embedding similarity to TEXT")
     p.add_argument("--since", help="ISO date/time or a span back from now: 12h, 7d, 2w")
     p.add_argument("--until", help="ISO date/time or a span back from now")
-    p.add_argument("--limit", type=int)
+    p.add_argument("--limit", type=int, help="at most N episodes (default: all; 10 with --similar)")
     add("consolidate", cmd_consolidate, "run consolidation now (and any job a crash left)").add_argument(
         "--session", help="only this session")
-    add("runs", cmd_runs, "recent consolidation runs").add_argument("--limit", type=int, default=20)
+    add("runs", cmd_runs, "recent consolidation runs").add_argument(
+        "--limit", type=int, default=20, help="at most N runs, newest first (default 20)")
 
 
 async def cmd_contradictions(engine, args) -> int:

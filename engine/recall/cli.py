@@ -12,26 +12,34 @@ from . import kb_cli
 
 def register(add) -> None:
     p = add("recall", cmd_recall, "hybrid recall with every stage's score")
-    p.add_argument("query")
-    p.add_argument("--limit", type=positive_int, default=10, help="how many results (at least 1)")
-    p.add_argument("--dry", action="store_true", help="do not count the hits as accesses")
-    p.add_argument("--include-superseded", action="store_true")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="try a knob for this query")
+    p.add_argument("query", help="what to remember, in words (quote it)")
+    p.add_argument("--limit", type=positive_int, default=10, help="how many results (at least 1; default 10)")
+    p.add_argument("--dry", action="store_true",
+                   help="a trial: the hits are not counted as accesses and the recall log records nothing "
+                        "(without it, each hit's access count moves and the recall log keeps when, the query, "
+                        "the rank and who asked)")
+    p.add_argument("--include-superseded", action="store_true",
+                   help="also return old versions (superseded entries are left out by default)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="try a config knob for this query only, e.g. memory.rrfK=30 (repeatable; any memory.* key)")
     p = add("eval", cmd_eval, "recall quality: bm25, vector, hybrid, hybrid (decay off), hybrid+rerank side by side")
     source = p.add_mutually_exclusive_group(required=True)
-    source.add_argument("--longmemeval", metavar="FILE")
-    source.add_argument("--beir", metavar="DIR")
-    p.add_argument("--granularity", choices=["session", "turn"], default="session")
+    source.add_argument("--longmemeval", metavar="FILE", help="a LongMemEval JSON file (e.g. longmemeval_s_dev.json)")
+    source.add_argument("--beir", metavar="DIR", help="a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/)")
+    p.add_argument("--granularity", choices=["session", "turn"], default="session",
+                   help="LongMemEval: index whole sessions or single turns: session or turn (default session)")
     p.add_argument("--split", choices=["train", "dev", "test"], default="test",
-                   help="which BEIR qrels file to evaluate (qrels/SPLIT.tsv)")
+                   help="which BEIR qrels file to evaluate (qrels/SPLIT.tsv): train, dev or test (default test)")
     p.add_argument("--cache", metavar="DIR", default=None,
                    help="reuse document embeddings kept in DIR (keyed by model and text) between runs")
     p.add_argument("--limit", type=positive_int, default=None, help="evaluate the first N questions only")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="evaluate with a config knob changed, e.g. memory.bm25Weight=2 (repeatable)")
     p.set_defaults(needs_store=False)
     p = add("bench", cmd_bench, "recall benchmark on a synthetic store (fixed seed)")
-    p.add_argument("--entries", type=positive_int, default=10_000, help="synthetic store size (at least 1)")
-    p.add_argument("--queries", type=positive_int, default=50, help="queries to time (at least 1)")
+    p.add_argument("--entries", type=positive_int, default=10_000,
+                   help="synthetic store size (at least 1; default 10,000)")
+    p.add_argument("--queries", type=positive_int, default=50, help="queries to time (at least 1; default 50)")
     p.set_defaults(needs_store=False)
     kb_cli.register(add)
 

@@ -25,7 +25,7 @@ async def test_export_to_a_folder_is_refused_before_writing(engine, tmp_path):
 
 def test_cli_export_to_a_folder_is_a_usage_error(tmp_path, capsys):
     db = str(tmp_path / "m.db")
-    assert main(["--db", db, "add", "--key", "k", "--content", "v"]) == 0
+    assert main(["--db", db, "--create", "add", "--key", "k", "--content", "v"]) == 0
     target = tmp_path / "out"
     target.mkdir()
     assert main(["--db", db, "export", str(target)]) == 2

@@ -12,7 +12,7 @@ from engine.cli import main
                                   ["eval", "--longmemeval", "q.json", "--limit", "-1"]])
 def test_a_count_below_one_is_a_usage_error(tmp_path, capsys, argv):
     db = str(tmp_path / "m.db")
-    assert main(["--db", db, "add", "--key", "k", "--content", "kept"]) == 0
+    assert main(["--db", db, "--create", "add", "--key", "k", "--content", "kept"]) == 0
     capsys.readouterr()
     with pytest.raises(SystemExit) as info:
         main(["--db", db, *argv])

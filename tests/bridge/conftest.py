@@ -43,7 +43,8 @@ def server_env() -> dict[str, str]:
 
 
 def mcp_command(db: Path, config: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "engine.cli", "mcp", "--db", str(db), "--config", str(config), *extra]
+    """The server on db, made if missing (--create: tests start from an empty folder)."""
+    return [sys.executable, "-m", "engine.cli", "mcp", "--db", str(db), "--create", "--config", str(config), *extra]
 
 
 @contextlib.asynccontextmanager

@@ -65,7 +65,9 @@ def test_watch_brings_a_folder_change_into_the_store_and_reports_a_vanished_fold
     folder = tmp_path / "hermes"
     folder.mkdir()
     seed(folder, "hermes")
-    proc = subprocess.Popen(sync_command(db_path, "hermes", folder, "--watch", "--json"), env=server_env(),
+    command = sync_command(db_path, "hermes", folder, "--watch", "--json")
+    command.insert(command.index("sync"), "--create")  # a new store: sync into it on purpose
+    proc = subprocess.Popen(command, env=server_env(),
                             cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = json.loads(proc.stdout.readline())

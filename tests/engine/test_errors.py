@@ -38,5 +38,5 @@ def test_exit_codes_follow_the_readme_table():
 
 
 def test_an_unknown_contradiction_is_a_plain_error(tmp_path, capsys):
-    assert cli.main(["--db", str(tmp_path / "m.db"), "contradiction", "show", "nope"]) == cli.EXIT_FAIL
+    assert cli.main(["--db", str(tmp_path / "m.db"), "--create", "contradiction", "show", "nope"]) == cli.EXIT_FAIL
     assert capsys.readouterr().err.startswith("error: ")

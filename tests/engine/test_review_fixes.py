@@ -89,8 +89,8 @@ def test_misspelt_config_section_is_refused(tmp_path, capsys):
 @pytest.mark.parametrize("args, needle", [
     (["--db", "{tmp}", "stats"], "is a folder"),
     (["--config", "{tmp}", "--db", "{tmp}/m.db", "stats"], "cannot be read"),
-    (["--db", "{tmp}/m.db", "export", "{tmp}/missing/out.jsonl"], "No such file"),
-    (["--db", "{tmp}/m.db", "episodes", "--since", "99999999d"], "before year 1"),
+    (["--db", "{tmp}/m.db", "--create", "export", "{tmp}/missing/out.jsonl"], "No such file"),
+    (["--db", "{tmp}/m.db", "--create", "episodes", "--since", "99999999d"], "before year 1"),
 ])
 def test_bad_paths_and_values_are_clear_errors(tmp_path, capsys, args, needle):
     code = main([a.format(tmp=tmp_path) for a in args])
@@ -100,7 +100,7 @@ def test_bad_paths_and_values_are_clear_errors(tmp_path, capsys, args, needle):
 
 def test_ids_may_be_given_as_the_prefix_list_prints(tmp_path, capsys):
     db = str(tmp_path / "m.db")
-    main(["--db", db, "add", "--key", "k", "--content", "v", "--json"])
+    main(["--db", db, "--create", "add", "--key", "k", "--content", "v", "--json"])
     full = json.loads(capsys.readouterr().out)["id"]
     assert main(["--db", db, "pin", full[:8], "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["pinned"] is True

@@ -176,7 +176,7 @@ def test_stats_shows_the_learned_layer_off(tmp_path):
         "import engine.scanner as s\n"
         f"s.reload_learned(Path({str(tmp_path / 'nowhere')!r}))\n"
         "from engine.cli import main\n"
-        f"sys.exit(main(['--db', {str(tmp_path / 'm.db')!r}, 'stats']))\n"
+        f"sys.exit(main(['--db', {str(tmp_path / 'm.db')!r}, '--create', 'stats']))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -254,7 +254,7 @@ def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_cli_add_refuses_invisible_characters_and_strip_invisible_fixes_it(tmp_path):
-    refused = _cli(tmp_path, "add", "--key", "user/pref", "--content", "likes\u200b tea")
+    refused = _cli(tmp_path, "--create", "add", "--key", "user/pref", "--content", "likes\u200b tea")
     assert refused.returncode == 3 and "invisible_unicode" in refused.stderr + refused.stdout
     fixed = _cli(tmp_path, "add", "--json", "--key", "user/pref", "--content", "likes\u200b tea", "--strip-invisible")
     assert fixed.returncode == 0, fixed.stderr

@@ -136,7 +136,7 @@ def test_exit_codes_for_missing_and_bad_usage(capsys, db):
 
 
 def test_undo_with_nothing_to_undo(capsys, tmp_path):
-    code, _, err = cli(capsys, str(tmp_path / "empty.db"), "undo")
+    code, _, err = cli(capsys, str(tmp_path / "empty.db"), "--create", "undo")
     assert code == 1 and "no resolution to undo" in err
 
 
