@@ -215,6 +215,19 @@ MIGRATIONS: list[str] = [
     ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
     ALTER TABLE jobs ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
     """,
+    # 4 -> 5: relevance judgments (engine/judgments.py). No foreign key on purpose: a
+    # judgment outlives a purged entry and is reported as "entry purged".
+    """
+    CREATE TABLE judgments(
+        query TEXT NOT NULL,
+        entry_id TEXT NOT NULL,
+        grade INTEGER NOT NULL CHECK (grade BETWEEN 0 AND 10),
+        judged_by TEXT NOT NULL,
+        judged_at TEXT NOT NULL,
+        PRIMARY KEY (query, entry_id)
+    );
+    CREATE INDEX judgments_entry ON judgments(entry_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
