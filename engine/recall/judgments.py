@@ -54,7 +54,6 @@ async def evaluate(engine: "MemoryEngine", overrides: Optional[dict[str, Any]] =
     "recall_modes" and "embedding": whether the vector path took part}."""
     tried = engine.settings.override(overrides or {})  # an unknown key or bad value is refused here
     overrides = {k: tried.get(k) for k in overrides or {}}
-    embedding = await settle_vectors(engine)
     judgments = await engine.judgments()
     heads = await current_versions(engine.store, sorted({j.entry_id for j in judgments if not j.purged}))
     gold: dict[str, dict[str, float]] = {}
@@ -68,6 +67,7 @@ async def evaluate(engine: "MemoryEngine", overrides: Optional[dict[str, Any]] =
         gold[j.query][head] = max(gold[j.query].get(head, 0.0), float(j.grade))
     queries = [q for q, g in gold.items() if any(v > 0 for v in g.values())]
     without_relevant = [q for q in gold if q not in queries]
+    embedding = await settle_vectors(engine) if queries else "not needed"
     rows: list[dict[str, float]] = []
     per_query: list[dict[str, Any]] = []
     modes: dict[str, int] = {}
