@@ -29,7 +29,8 @@ async def entries_and_audit(engine) -> tuple:
     ("entry_id", 7, "must be a string"),
     ("judged_at", "yesterday", "field 'judged_at' must be an ISO date and time"),
     ("judged_by", "a\nb", "field 'judged_by' contains U+000A"),
-])
+], ids=["negative-grade", "bool-grade", "fraction-grade", "empty-query", "long-query", "nul-in-query",
+        "path-as-id", "number-as-id", "bad-date", "newline-in-name"])
 async def test_a_bad_judgment_line_is_refused_by_field(tmp_path, field, value, message):
     good = {"record": "judgment", "query": "python service", "entry_id": "abc123", "grade": 1,
             "judged_by": "ada", "judged_at": "2026-01-01T00:00:00+00:00"}
