@@ -136,6 +136,12 @@ TABLE: tuple[Key, ...] = (
     Key("playground.knobs", "ctrl+g", "focus_knobs", "Knob panel (shows / hides it in a narrow terminal)", show=False),
     Key("playground.stages", "ctrl+t", "toggle_stages", "Dropped and timings panes (hidden in a short terminal)",
         show=False),
+    Key("playground.relevant", "v", "judge(1)", "Judge the selected candidate relevant to the query", write=True,
+        label="Relevant"),
+    Key("playground.not_relevant", "x", "judge(0)", "Judge the selected candidate not relevant to the query",
+        write=True, label="Not relevant"),
+    Key("playground.clear_judgment", "backspace", "unjudge", "Clear the selected candidate's judgment", write=True,
+        show=False),
     # ---- contradiction review -----------------------------------------------------
     Key("review.keep_a", "a", "resolve('keep_a')", "Keep A", write=True),
     Key("review.keep_b", "b", "resolve('keep_b')", "Keep B", write=True),

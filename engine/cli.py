@@ -211,7 +211,9 @@ async def cmd_decay(engine: MemoryEngine, args) -> int:
 
 async def cmd_export(engine: MemoryEngine, args) -> int:
     count = await engine.export_jsonl(args.path)
-    emit(args, {"exported": count, "path": args.path}, lambda: f"exported {count} entries to {args.path}")
+    judged = len(await engine.judgments())
+    emit(args, {"exported": count, "judgments": judged, "path": args.path},
+         lambda: f"exported {count} entries and {judged} judgments to {args.path}")
     return EXIT_OK
 
 
@@ -232,6 +234,8 @@ async def cmd_import(engine: MemoryEngine, args) -> int:
             raise CliError(f"{args.path} is not a file", EXIT_USAGE)
         report = await engine.import_jsonl(args.path, trust_provenance=args.trust_provenance)
     summary = f"landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"
+    if report.judgments:
+        summary += f"; judgments landed {report.judgments['landed']}, unchanged {report.judgments['unchanged']}"
     if report.all_refused:
         summary = f"nothing imported: every entry was refused ({len(report.refused)})"
     notes = []
@@ -250,6 +254,66 @@ def _refusal_line(refusal: dict) -> str:
     where = import_place(refusal)
     key = f" ({refusal['key']})" if refusal.get("key") else ""
     return f"{where}{key}: {refusal['reason']}: {refusal['message']}"
+
+
+# ---- relevance judgments (engine/judgments.py) -----------------------------------------
+async def cmd_judgments(engine: MemoryEngine, args) -> int:
+    """list | add | remove | import: the judgments `eval --judgments` measures recall by."""
+    if args.action == "list":
+        found = await engine.judgments(args.query)
+        emit(args, [j.to_dict() for j in found], lambda: "\n".join(
+            f"{j.grade:>2} {j.entry_id[:8]} {(j.key or '(entry purged)')[:24]:<24} {j.query}" for j in found)
+            or "(no judgments)")
+        return EXIT_OK
+    if args.action in ("add", "remove"):
+        try:
+            entry_id = await engine.resolve_id(args.id)
+        except EchoMemoryError:
+            if args.action == "add":
+                raise
+            entry_id = args.id  # a purged entry's judgment is cleared by its full id
+        if args.action == "add":
+            judgment = await engine.judge(args.query, entry_id, args.grade, actor="cli")
+            emit(args, judgment.to_dict(), lambda: f"judged {judgment.entry_id[:8]} {judgment.key}: grade "
+                 f"{judgment.grade} for {judgment.query!r}")
+            return EXIT_OK
+        cleared = await engine.unjudge(args.query, entry_id, actor="cli")
+        emit(args, {"cleared": cleared}, lambda: "cleared" if cleared else "no such judgment")
+        return EXIT_OK if cleared else EXIT_FAIL
+    report = await engine.import_judgments(qrels=args.qrels, queries=args.queries, longmemeval=args.longmemeval,
+                                           actor="import:judgments")
+    for line in report.messages():
+        print(f"warning: {line}", file=sys.stderr)
+    emit(args, report.to_dict(), lambda: "\n".join(
+        [f"judgments landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"]
+        + [f"  query {r['query_id']}: {r['message']}" for r in report.refused]))
+    return EXIT_OK if report.landed or report.unchanged else EXIT_USAGE
+
+
+def add_judgments_parser(add) -> None:
+    p = add("judgments", cmd_judgments, "relevance judgments: list, add, remove, import (BEIR qrels, LongMemEval)")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def action(name: str, help_: str) -> argparse.ArgumentParser:
+        a = actions.add_parser(name, help=help_)
+        a.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="machine-readable output")
+        return a
+
+    action("list", "every judgment (a purged entry's shows as 'entry purged')").add_argument(
+        "--query", help="only this query's judgments")
+    for name, help_ in (("add", "judge an entry relevant (or --grade 0: not relevant) to a query"),
+                        ("remove", "clear a judgment")):
+        a = action(name, help_)
+        a.add_argument("query", help="the query text (whitespace is collapsed)")
+        a.add_argument("id", help="entry id, or its first 8 characters (as list prints them)")
+        if name == "add":
+            a.add_argument("--grade", type=int, default=1, help="0 not relevant, 1 relevant (default), up to 10")
+    a = action("import", "judgments from a BEIR qrels file or a LongMemEval file, placed on the entries whose "
+               "id, key or a tag is the corpus id")
+    source = a.add_mutually_exclusive_group(required=True)
+    source.add_argument("--qrels", metavar="FILE", help="BEIR qrels TSV (query-id, corpus-id, score)")
+    source.add_argument("--longmemeval", metavar="FILE", help="LongMemEval JSON (answer_session_ids are relevant)")
+    a.add_argument("--queries", metavar="FILE", help="BEIR queries.jsonl (default: ../queries.jsonl beside qrels/)")
 
 
 async def cmd_working(engine: MemoryEngine, args) -> int:
@@ -401,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--id", help="only records about this entry: " + ID)
     p.add_argument("--action", help="only this action, e.g. write, pin, archive, restore, purge, reject, undo")
     p.add_argument("--limit", type=positive_int, default=100, help="at most N records, newest first (default 100)")
+    add_judgments_parser(add)
     for module in EXTENSIONS:
         importlib.import_module(module).register(add)
     return parser

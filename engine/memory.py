@@ -39,6 +39,7 @@ from .working import Rendered, WorkingMemory, render_markdown
 if TYPE_CHECKING:
     from .consolidation.records import JobRecord, Message, SessionInfo
     from .consolidation.service import ConsolidationService
+    from .judgments import Judgment, JudgmentImport
     from .recall.episodes import EpisodeSearchResult
     from .recall.results import RecallResult
     from .recall.service import ModelStatus, RecallService
@@ -102,15 +103,21 @@ class ImportReport:
     unchanged: int = 0
     refused: list[dict[str, Any]] = field(default_factory=list)
     trusted_provenance: bool = False
+    judgments: Optional[dict[str, Any]] = None  # the export's judgment lines: landed, unchanged, refused
 
     def to_dict(self) -> dict[str, Any]:
-        return {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused,
-                "provenance": "declared (trusted)" if self.trusted_provenance else "capped at legacy"}
+        out = {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused,
+               "provenance": "declared (trusted)" if self.trusted_provenance else "capped at legacy"}
+        if self.judgments is not None:
+            out["judgments"] = self.judgments
+        return out
 
     @property
     def all_refused(self) -> bool:
         """Something was offered and none of it is in the store."""
-        return bool(self.refused) and not self.landed and not self.unchanged
+        judged = self.judgments or {}
+        return bool(self.refused) and not (self.landed or self.unchanged or judged.get("landed")
+                                           or judged.get("unchanged"))
 
     def refuse(self, where: dict, entry: Optional[MemoryEntry], reason: str, message: str) -> None:
         self.refused.append({**where, **({"key": entry.key} if entry else {}), "reason": reason, "message": message})
@@ -490,7 +497,8 @@ class MemoryEngine:
 
     # ---- export / import -----------------------------------------------------------
     async def export_jsonl(self, path: str | os.PathLike) -> int:
-        """Every entry, oldest version first, one JSON object a line; written atomically
+        """Every entry, oldest version first, one JSON object a line, then the relevance
+        judgments (purged entries' too); written atomically
         through a private (0600) temp file beside the target, removed on any failure."""
         target = Path(path)
         if target.is_dir():
@@ -500,6 +508,7 @@ class MemoryEngine:
         entries = await self.list_entries(order_by="created_at", descending=False)
         entries.sort(key=lambda e: (e.key, e.version, e.created_at))
         lines = [json.dumps(entry.to_dict(), ensure_ascii=False) + "\n" for entry in entries]
+        lines += [json.dumps(j.to_record(), ensure_ascii=False) + "\n" for j in await self.judgments()]
         # a 0600 temp file in the target's folder (mkstemp), renamed over it
         await asyncio.to_thread(atomic_write, target, "".join(lines).encode("utf-8"), False)
         return len(entries)
@@ -510,7 +519,27 @@ class MemoryEngine:
         from .importers.jsonl import read_jsonl_entries
 
         items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
-        return await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance)
+        report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance)
+        await self._import_export_judgments(Path(path), actor, report)
+        return report
+
+    async def _import_export_judgments(self, path: Path, actor: str, report: ImportReport) -> None:
+        """An export's judgment lines, after its entries (a judgment of an entry that is not
+        in the store lands as "entry purged", as it was exported); bad lines are reported."""
+        from .importers.jsonl import read_jsonl_judgments
+        from .judgments import JudgmentImport, store_judgments
+
+        found = list(read_jsonl_judgments(path))
+        if not found:
+            return
+        result = JudgmentImport()
+        for line, _judgment, error in found:
+            if error is not None:
+                result.refused.append({"line": line, "reason": "invalid", "message": f"judgment: {error}"})
+        await store_judgments(self.store, [j for _, j, _ in found if j is not None], actor,
+                              f"import: {path.name}", result)
+        report.judgments = {"landed": result.landed, "unchanged": result.unchanged, "refused": len(result.refused)}
+        report.refused.extend(result.refused)
 
     async def import_entries(self, entries: Iterable[tuple[dict, MemoryEntry | str]], actor: str,
                              verbatim: bool, batch: int = 500, trust_provenance: bool = False) -> ImportReport:
@@ -644,6 +673,48 @@ class MemoryEngine:
                 chunk)
             found.update({r[0]: (MemoryType(r[1]), r[2], r[3], ProvenanceLevel(r[4])) for r in rows})
         return found
+
+    # ---- relevance judgments (engine/judgments.py; metrics: engine/recall/judgments.py) ----
+    async def judge(self, query: str, entry_id: str, grade: int = 1, actor: AnyActor = None) -> "Judgment":
+        """Record that entry_id is relevant (grade >= 1) or not (0) to query; audited."""
+        from .judgments import judge
+
+        return await judge(self.store, query, entry_id, grade, self.who(actor), self.clock())
+
+    async def unjudge(self, query: str, entry_id: str, actor: AnyActor = None) -> bool:
+        """Clear a judgment (audited); False if there was none."""
+        from .judgments import unjudge
+
+        return await unjudge(self.store, query, entry_id, self.who(actor), self.clock())
+
+    async def judgments(self, query: Optional[str] = None) -> list["Judgment"]:
+        """Every judgment, or one query's; a purged entry's judgment is marked purged."""
+        from .judgments import list_judgments
+
+        return await list_judgments(self.store, query)
+
+    async def import_judgments(self, qrels: Optional[str | os.PathLike] = None,
+                               queries: Optional[str | os.PathLike] = None,
+                               longmemeval: Optional[str | os.PathLike] = None,
+                               actor: str = "import") -> "JudgmentImport":
+        """Judgments from a BEIR qrels file (query texts from queries) or a LongMemEval
+        file, placed on the entries whose id, key or a tag is the corpus id."""
+        from . import judgments
+
+        if (qrels is None) == (longmemeval is None):
+            raise InvalidValue("give a qrels file or a LongMemEval file (one of them)")
+        if qrels is not None:
+            return await judgments.import_qrels(self.store, Path(qrels), Path(queries) if queries else None,
+                                                actor, self.clock())
+        return await judgments.import_longmemeval(self.store, Path(str(longmemeval)), actor, self.clock())
+
+    async def evaluate_judgments(self, overrides: Optional[dict] = None,
+                                 progress: Optional[Callable[[int, int], None]] = None) -> dict[str, Any]:
+        """recall@k, MRR and nDCG@10 over every judged query, through dry recall
+        (nothing is recorded) with this engine's settings plus overrides."""
+        from .recall.judgments import evaluate
+
+        return await evaluate(self, overrides, progress)
 
     # ---- sessions, consolidation, contradictions
     @property

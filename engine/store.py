@@ -228,6 +228,19 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX recall_log_entry ON recall_log(entry_id, id);
     """,
+    # 5 -> 6: relevance judgments (engine/judgments.py). No foreign key on purpose: a
+    # judgment outlives a purged entry and is reported as "entry purged".
+    """
+    CREATE TABLE judgments(
+        query TEXT NOT NULL,
+        entry_id TEXT NOT NULL,
+        grade INTEGER NOT NULL CHECK (grade BETWEEN 0 AND 10),
+        judged_by TEXT NOT NULL,
+        judged_at TEXT NOT NULL,
+        PRIMARY KEY (query, entry_id)
+    );
+    CREATE INDEX judgments_entry ON judgments(entry_id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -2,7 +2,9 @@
 (BM25, vector, RRF, gate, rerank, decay, final), what each stage dropped, the
 per-stage timings, and a knob panel whose changes recompute at once. A
 baseline pin shows how each candidate's rank moved. Recall here is always dry:
-no access is recorded, nothing is written."""
+no access is recorded. The one thing written here is a relevance judgment (v / x /
+backspace on a candidate), and the metrics strip measures every judged query
+for the knobs beside the saved settings, in a worker, after each change."""
 
 from __future__ import annotations
 
@@ -24,12 +26,14 @@ from engine import ConfigError
 from .. import keys
 from ..format import TIER_COLOURS, bar
 from .knobs import KnobPanel
+from .metrics import MetricsStrip
 
 DEBOUNCE_S = 0.15
 LIMIT = 20
 
 # final sits next to the key so a narrow terminal cuts the stage columns, not the answer
-COLUMNS = (("rank", "#", 2), ("delta", "Δ", 3), ("key", "key", 20), ("final", "final", 6), ("bm25", "bm25", 9),
+# the rank cell carries the candidate's relevance judgment for the query (✓ / ✗)
+COLUMNS = (("rank", "#", 3), ("delta", "Δ", 3), ("key", "key", 20), ("final", "final", 6), ("bm25", "bm25", 9),
            ("vector", "vector", 10), ("rrf", "rrf", 6), ("gate", "gate", 4), ("rerank", "rerank", 9),
            ("decay", "decay", 10))
 
@@ -69,6 +73,17 @@ def rerank_cell(rerank: Optional[dict[str, Any]]) -> Text:
         return out
     style = "yellow" if status in ("timeout", "failed", "not_loaded") else "dim"
     return Text(RERANK_LABELS.get(status, status) or "—", style=style)
+
+
+def rank_cell(rank: Any, grade: Optional[int]) -> Text:
+    """The rank, then the candidate's judgment for this query: ✓ relevant (a higher
+    grade shows its number), ✗ not relevant, nothing when unjudged."""
+    out = Text(str(rank), style="bold")
+    if grade == 0:
+        out.append("✗", style="bold red")
+    elif grade is not None:
+        out.append("✓" if grade == 1 else str(min(grade, 9)), style="bold green")
+    return out
 
 
 def delta_cell(rank: int, baseline: Optional[dict[str, int]], entry_id: str) -> Text:
@@ -114,12 +129,38 @@ class PlaygroundView(Widget):
 
     class Done(Message):
         def __init__(self, seq: int, query: str, overrides: dict[str, Any], result: Optional[dict[str, Any]],
-                     error: str = "") -> None:
+                     error: str = "", marks: Optional[dict[str, int]] = None) -> None:
             super().__init__()
             self.seq = seq
             self.query = query
             self.overrides = overrides
             self.result = result
+            self.error = error
+            self.marks = marks or {}
+
+    class Judged(Message):
+        """A judgment was written (grade) or cleared (None), or refused (error)."""
+
+        def __init__(self, query: str, entry_id: str, grade: Optional[int], error: str = "") -> None:
+            super().__init__()
+            self.query = query
+            self.entry_id = entry_id
+            self.grade = grade
+            self.error = error
+
+    class MetricsProgress(Message):
+        def __init__(self, seq: int, text: str) -> None:
+            super().__init__()
+            self.seq = seq
+            self.text = text
+
+    class MetricsDone(Message):
+        def __init__(self, seq: int, knobs: Optional[dict[str, Any]], saved: Optional[dict[str, Any]],
+                     error: str = "") -> None:
+            super().__init__()
+            self.seq = seq
+            self.knobs = knobs  # evaluate_judgments' report for the knobs
+            self.saved = saved  # ... for the saved settings
             self.error = error
 
     def __init__(self, *, id: Optional[str] = None) -> None:
@@ -130,6 +171,10 @@ class PlaygroundView(Widget):
         self.baseline_query: Optional[str] = None
         self.baseline_keys: dict[str, str] = {}
         self.searches = 0  # completed, not dropped (for tests and the bench)
+        self.marks: dict[str, int] = {}  # entry id -> grade judged for the shown query
+        self.shown_query = ""  # the query whose results are shown
+        self._metrics_seq = 0
+        self.metrics_runs = 0  # completed metrics computations (tests wait on it)
         self.dropped_stale = 0
         self.started = False
 
@@ -138,6 +183,7 @@ class PlaygroundView(Widget):
             yield Input(placeholder="recall query — results update as you type (dry run: nothing is recorded)",
                         id="query")
             yield Static("", id="pg-summary")
+            yield MetricsStrip(id="pg-metrics")
             with Vertical(id="pg-results-box") as box:
                 box.border_title = "Candidates"
                 yield DataTable(id="pg-results", cursor_type="row", zebra_stripes=True)
@@ -163,6 +209,10 @@ class PlaygroundView(Widget):
     def start(self) -> None:
         self.started = True
         self._render_empty()
+        self.refresh_metrics()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        return keys.key_allowed("playground", action, self.app)
 
     def linked_entry(self) -> Optional[str]:
         """ctrl+o: the candidate under the cursor."""
@@ -180,6 +230,7 @@ class PlaygroundView(Widget):
     def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
         if self.query_text.strip():
             self.search(debounce=False)
+        self.refresh_metrics()
 
     # ---- searching -----------------------------------------------------------------------
     @on(Input.Changed, "#query")
@@ -202,6 +253,7 @@ class PlaygroundView(Widget):
         self._knob_status(event.invalid)
         if changed:  # an invalid value changes nothing: no recompute
             self.search(debounce=False)
+            self.refresh_metrics()
 
     def search(self, debounce: bool = True) -> None:
         self._seq += 1
@@ -236,6 +288,7 @@ class PlaygroundView(Widget):
         try:
             result = await engine.recall(query, limit=LIMIT, dry=True, overrides=overrides)
             data = as_dict(result)
+            marks = {j.entry_id: j.grade for j in await engine.judgments(query)}
         except asyncio.CancelledError:
             raise
         except ConfigError as exc:
@@ -244,7 +297,7 @@ class PlaygroundView(Widget):
         except Exception as exc:  # a failing query is shown in place
             self.post_message(self.Done(seq, query, overrides, None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(self.Done(seq, query, overrides, data))
+        self.post_message(self.Done(seq, query, overrides, data, marks=marks))
 
     def on_playground_view_done(self, message: Done) -> None:
         message.stop()
@@ -256,6 +309,8 @@ class PlaygroundView(Widget):
             self.query_one("#pg-summary", Static).update(Text(message.error, style="bold red"))
             return
         self.searches += 1
+        self.marks = message.marks
+        self.shown_query = message.query
         self.result = message.result
         self.app._report_recall_state()  # a recall may have loaded (or failed to load) a model
 
@@ -295,7 +350,7 @@ class PlaygroundView(Widget):
                 if r.get("superseded_by"):
                     key.stylize("strike")
                 table.add_row(
-                    Text(str(r.get("rank", "")), style="bold"),
+                    rank_cell(r.get("rank", ""), self.marks.get(r["id"])),
                     delta_cell(int(r.get("rank", 0)), self.baseline, r["id"]),
                     key,
                     Text(f"{float(r.get('final') or 0):.4f}", style="bold"),
@@ -465,3 +520,96 @@ class PlaygroundView(Widget):
 
     def set_knob(self, key: str, value: Any) -> None:
         self.query_one(KnobPanel).set_value(key, value)
+
+    # ---- relevance judgments and the metrics strip ------------------------------------------
+    def action_judge(self, grade: int) -> None:
+        """v / x: judge the selected candidate relevant (1) or not (0) to the query shown."""
+        self._judgment(grade)
+
+    def action_unjudge(self) -> None:
+        self._judgment(None)
+
+    def _judgment(self, grade: Optional[int]) -> None:
+        entry_id = self.linked_entry()
+        query = self.shown_query
+        if self.result is None or entry_id is None or not query.strip():
+            self.app.notify("Run a query and select a candidate to judge.", severity="warning")
+            return
+        self._write_judgment(query, entry_id, grade)
+
+    @work(group="judge")
+    async def _write_judgment(self, query: str, entry_id: str, grade: Optional[int]) -> None:
+        engine = self.app.engine
+        if engine is None:
+            return
+        try:
+            if grade is None:
+                await engine.unjudge(query, entry_id, actor="app")
+            else:
+                await engine.judge(query, entry_id, grade, actor="app")
+        except Exception as exc:  # refused (read-only store, entry gone): said in place
+            self.post_message(self.Judged(query, entry_id, grade, str(exc)))
+            return
+        self.post_message(self.Judged(query, entry_id, grade))
+
+    def on_playground_view_judged(self, message: Judged) -> None:
+        message.stop()
+        if message.error:
+            self.app.notify(message.error, title="Judgment not recorded", severity="error")
+            return
+        if message.query == self.shown_query:
+            if message.grade is None:
+                self.marks.pop(message.entry_id, None)
+            else:
+                self.marks[message.entry_id] = message.grade
+            table = self.query_one("#pg-results", DataTable)
+            rank = self.ranks().get(message.entry_id)
+            if rank is not None and message.entry_id in table.rows:
+                table.update_cell(message.entry_id, "rank", rank_cell(rank, self.marks.get(message.entry_id)))
+        self.refresh_metrics()
+
+    def refresh_metrics(self) -> None:
+        """Recompute the strip for the knobs as they stand and for the saved settings."""
+        if not self.started:
+            return
+        self._metrics_seq += 1
+        self._metrics(self._metrics_seq, self.effective_overrides())
+
+    @work(exclusive=True, group="judge-metrics")
+    async def _metrics(self, seq: int, overrides: dict[str, Any]) -> None:
+        engine = self.app.engine
+        if engine is None:
+            return
+
+        def progress(label: str):
+            return lambda done, total: self.post_message(
+                self.MetricsProgress(seq, f"{label}judging {done}/{total} queries"))
+
+        try:
+            knobs = await engine.evaluate_judgments(overrides, progress=progress(""))
+            saved = knobs if not overrides else await engine.evaluate_judgments(None, progress=progress("saved: "))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # shown in the strip; recall itself goes on
+            self.post_message(self.MetricsDone(seq, None, None, f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(self.MetricsDone(seq, knobs, saved))
+
+    def on_playground_view_metrics_progress(self, message: MetricsProgress) -> None:
+        message.stop()
+        if message.seq == self._metrics_seq:
+            self.query_one(MetricsStrip).show_progress(message.text)
+
+    def on_playground_view_metrics_done(self, message: MetricsDone) -> None:
+        message.stop()
+        if message.seq != self._metrics_seq:
+            return  # a newer computation is on its way
+        strip = self.query_one(MetricsStrip)
+        if message.knobs is None or message.saved is None:
+            strip.show_error(message.error)
+        elif not message.knobs["judgments"]:
+            strip.knobs = strip.saved = None
+            strip.show_progress("")
+        else:
+            strip.show(message.knobs["metrics"], message.saved["metrics"], message.knobs["skipped"])
+        self.metrics_runs += 1

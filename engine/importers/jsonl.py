@@ -1,4 +1,6 @@
-"""Our own export format: one MemoryEntry.to_dict() per line."""
+"""Our own export format: one MemoryEntry.to_dict() per line, then one line per
+relevance judgment ({"record": "judgment", ...}; engine/judgments.py). An export made
+before judgments existed has only entry lines and reads the same."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, Optional
 
+from ..judgments import Judgment
 from ..models import InvalidValue, MemoryEntry
 
 # A line holds one entry: 65,536 characters of content at most 4 bytes each, plus the
@@ -48,8 +51,8 @@ def parse_json_line(line: Optional[bytes], limit: int = MAX_LINE_BYTES) -> tuple
         return None, f"malformed JSON: {exc}"
 
 
-def read_jsonl_entries(path: Path) -> Iterator[tuple[int, Optional[MemoryEntry], Optional[str]]]:
-    """Yield (line number, entry, None) or (line number, None, error) for each non-blank line."""
+def _read_objects(path: Path) -> Iterator[tuple[int, Optional[dict], Optional[str]]]:
+    """(line number, object, None) or (line number, None, error) for each non-blank line."""
     try:
         fh = open(path, "rb")
     except OSError as exc:
@@ -59,13 +62,32 @@ def read_jsonl_entries(path: Path) -> Iterator[tuple[int, Optional[MemoryEntry],
             if line is not None and not line.strip():
                 continue
             data, error = parse_json_line(line)
-            if error is not None:
-                yield line_no, None, error
-                continue
-            if not isinstance(data, dict):
-                yield line_no, None, "expected a JSON object"
-                continue
+            if error is None and not isinstance(data, dict):
+                error = "expected a JSON object"
+            yield line_no, (data if error is None else None), error
+
+
+def _is_judgment(data: Optional[dict]) -> bool:
+    return data is not None and data.get("record") == "judgment"
+
+
+def read_jsonl_entries(path: Path) -> Iterator[tuple[int, Optional[MemoryEntry], Optional[str]]]:
+    """Yield (line number, entry, None) or (line number, None, error) for each entry line."""
+    for line_no, data, error in _read_objects(path):
+        if data is None:
+            yield line_no, None, error
+        elif not _is_judgment(data):
             try:
                 yield line_no, MemoryEntry.from_dict(data), None
+            except (ValueError, OverflowError, TypeError) as exc:
+                yield line_no, None, str(exc)
+
+
+def read_jsonl_judgments(path: Path) -> Iterator[tuple[int, Optional[Judgment], Optional[str]]]:
+    """Yield (line number, judgment, None) or (line number, None, error) for each judgment line."""
+    for line_no, data, _error in _read_objects(path):
+        if _is_judgment(data):
+            try:
+                yield line_no, Judgment.from_record(data or {}), None
             except (ValueError, OverflowError, TypeError) as exc:
                 yield line_no, None, str(exc)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from ..cli import EXIT_OK, emit, positive_int
 from ..config import Settings, parse_assignments
 from . import kb_cli
+
+
+class _OnTheStore(argparse.Action):
+    """--judgments: unlike the dataset evaluations, this one runs on the user's store."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, True)
+        namespace.needs_store = True
 
 
 def register(add) -> None:
@@ -26,6 +35,9 @@ def register(add) -> None:
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--longmemeval", metavar="FILE", help="a LongMemEval JSON file (e.g. longmemeval_s_dev.json)")
     source.add_argument("--beir", metavar="DIR", help="a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/)")
+    source.add_argument("--judgments", action=_OnTheStore, nargs=0,
+                        help="recall@5/@10, MRR, nDCG@10 over the store's own relevance judgments, with the "
+                             "current settings (--config, --set); dry: nothing is recorded")
     p.add_argument("--granularity", choices=["session", "turn"], default="session",
                    help="LongMemEval: index whole sessions or single turns: session or turn (default session)")
     p.add_argument("--split", choices=["train", "dev", "test"], default="test",
@@ -73,6 +85,8 @@ async def cmd_eval(_engine, args) -> int:
 
     overrides = parse_assignments(args.set)
     Settings.defaults().override(overrides)  # refuse a bad --set before any work
+    if args.judgments:
+        return await _eval_judgments(_engine, args, overrides)
 
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} questions", end="", file=sys.stderr, flush=True)
@@ -90,6 +104,29 @@ async def cmd_eval(_engine, args) -> int:
         report = await run_beir(args.beir, args.split, limit=args.limit, overrides=overrides or None,
                                 embedder_factory=factory)
     emit(args, report, lambda: json.dumps(report, indent=2))
+    return EXIT_OK
+
+
+async def _eval_judgments(engine, args, overrides: dict) -> int:
+    engine.settings.override(overrides)  # a --set the config's values make invalid is refused here
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rjudging {done}/{total} queries", end="", file=sys.stderr, flush=True)
+
+    report = await engine.evaluate_judgments(overrides or None, progress=progress)
+    if report["per_query"]:
+        print(file=sys.stderr)
+    m, skipped = report["metrics"], report["skipped"]
+    notes = []
+    if skipped["purged_judgments"]:
+        notes.append(f"skipped {skipped['purged_judgments']} judgment(s) whose entry was purged")
+    if skipped["queries_without_relevant"]:
+        notes.append(f"skipped {skipped['queries_without_relevant']} query(ies) with no relevant judgment left")
+    emit(args, report, lambda: "\n".join(
+        [f"{m['queries']} judged queries: recall@5 {m['recall@5']:.4f}  recall@10 {m['recall@10']:.4f}  "
+         f"MRR {m['mrr']:.4f}  nDCG@10 {m['ndcg@10']:.4f}" if m["queries"] else
+         "no judged query with a relevant entry: judge candidates in the playground, or `judgments import`"]
+        + [f"note: {n}" for n in notes]))
     return EXIT_OK
 
 
