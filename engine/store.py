@@ -215,6 +215,10 @@ MIGRATIONS: list[str] = [
     ALTER TABLE jobs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
     ALTER TABLE jobs ADD COLUMN lease_until REAL NOT NULL DEFAULT 0;
     """,
+    # 4 -> 5: the app's sources line asks who wrote in the last minutes (MemoryEngine.recent_writers)
+    """
+    CREATE INDEX audit_at ON audit(at);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
