@@ -12,13 +12,16 @@ from engine import InvalidValue, ProvenanceLevel
 from engine.query import parse_entry_filter
 
 
-@pytest.mark.parametrize("text, origin", [
-    ("source:mcp", "mcp"),
-    ("source:mcp:claude-code", "mcp:claude-code"),
-    ("source:sync", "sync"),
-    ("SOURCE:sync:hermes deploy", "sync:hermes"),
-    ("source:person", "person"),
-])
+@pytest.mark.parametrize(
+    "text, origin",
+    [
+        ("source:mcp", "mcp"),
+        ("source:mcp:claude-code", "mcp:claude-code"),
+        ("source:sync", "sync"),
+        ("SOURCE:sync:hermes deploy", "sync:hermes"),
+        ("source:person", "person"),
+    ],
+)
 def test_source_names_where_entries_came_from(text, origin):
     flt = parse_entry_filter(text)
     assert (flt.origin, flt.source) == (origin, None)
@@ -42,8 +45,7 @@ def test_an_empty_source_says_what_it_needs():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(min_size=1, max_size=30).filter(lambda v: v.strip() and " " not in v and '"' not in v
-                                                 and "'" not in v))
+@given(st.text(min_size=1, max_size=30).filter(lambda v: v.strip() and " " not in v and '"' not in v and "'" not in v))
 def test_any_source_value_is_a_provenance_or_an_origin(value):
     try:
         flt = parse_entry_filter(f"source:{value}")

@@ -33,8 +33,12 @@ async def test_origins_name_each_writer_for_a_whole_page(engine, tmp_path):
     ids = await seed(engine, tmp_path)
     origins = await engine.entry_origins(ids.values())
     assert {key: origins[i].origin for key, i in ids.items()} == {
-        "by-person": "person", "by-claude": "mcp:claude-code", "by-cursor": "mcp:cursor",
-        "by-pipeline": "consolidation", "by-sync": "sync:hermes"}
+        "by-person": "person",
+        "by-claude": "mcp:claude-code",
+        "by-cursor": "mcp:cursor",
+        "by-pipeline": "consolidation",
+        "by-sync": "sync:hermes",
+    }
 
 
 async def test_an_edit_by_the_person_is_the_new_versions_origin_and_the_old_ones_last_touch(engine, tmp_path, clock):
