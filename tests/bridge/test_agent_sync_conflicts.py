@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from engine import MemoryType
 from engine.bridge.sync import CONFLICT_TAG, FolderSync
 from engine.importers.hermes import split_entries
 
