@@ -157,6 +157,7 @@ class EchoMemoryApp(App[int]):
         self.syncs = [(fmt, str(folder)) for fmt, folder in syncs]
         self.sync_write_back = sync_write_back
         self.sync_states: dict[str, SyncState] = {}
+        self._writers: list = []  # agents the audit log saw lately (engine.recent_writers)
         self._sync_stops: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self._closing = False
 
@@ -516,7 +517,7 @@ class EchoMemoryApp(App[int]):
                 self.sync_states[spec] = SyncState(spec, "error", message="the store is read-only; not synced")
             else:
                 self._run_sync(fmt, folder)
-        self._show_sources([])
+        self._show_sources(self._writers)
 
     @work(exclusive=True, group="sources")
     async def load_sources(self) -> None:
@@ -540,11 +541,11 @@ class EchoMemoryApp(App[int]):
 
     def on_resize(self) -> None:
         if self.engine is not None:
-            self._show_sources(getattr(self, "_writers", []))
+            self._show_sources(self._writers)
 
     def on_sync_status(self, message: SyncStatus) -> None:
         self.sync_states[message.state.spec] = message.state
-        self._show_sources(getattr(self, "_writers", []))
+        self._show_sources(self._writers)
 
     @work(thread=True, group="sync", exit_on_error=False)
     def _run_sync(self, fmt: str, folder: str) -> None:
