@@ -44,8 +44,9 @@ class Column:
 
 
 KEY_WIDTH, MIN_KEY_WIDTH = 22, 12
-# In a narrow browser these columns are dropped, in this order, to keep the content readable.
-DROP_ORDER = ("access_count", "version", "eff", "origin", "source", "type", "importance")
+# In a narrow browser these columns are dropped, in this order, to keep the content readable
+# (where an entry came from, the widest, shows only when every column fits; the detail always has it).
+DROP_ORDER = ("origin", "access_count", "version", "eff", "source", "type", "importance")
 COLUMNS: tuple[Column, ...] = (
     Column("pin", "", 2),
     Column("key", "key", KEY_WIDTH, "key"),
@@ -404,16 +405,10 @@ class EntryBrowser(ScrollView, can_focus=True):
         def flex() -> int:
             return width - sum((key_width if c.name == "key" else c.width) + 1 for c in columns if c.width) - 1
 
-        dropped = []
         for name in DROP_ORDER:
             if flex() >= width // 2:
                 break
             columns = [c for c in columns if c.name != name]
-            dropped.append(name)
-        for name in reversed(dropped):  # a narrower column dropped early may fit once a wide one went
-            trial = [c for c in COLUMNS if c in columns or c.name == name]
-            if width - sum(c.width + 1 for c in trial if c.width) - 1 >= width // 2:
-                columns = trial
         if flex() < width // 2:
             key_width = max(MIN_KEY_WIDTH, key_width - (width // 2 - flex()))
         out, x = [], 0

@@ -49,7 +49,7 @@ def sources_line(app) -> str:
 async def test_a_wide_browser_and_the_detail_show_where_an_entry_came_from(demo_db, make_app):
     await mcp_write(demo_db, "orbit/deploy-day", "orbit deploys on Thursdays.")
     app = make_app(demo_db)
-    async with app.run_test(size=(180, 44)) as pilot:
+    async with app.run_test(size=(220, 44)) as pilot:
         await ready(pilot)
         await select_key(pilot, "orbit/deploy-day")
         browser = app.query_one(EntryBrowser)
