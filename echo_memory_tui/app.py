@@ -15,7 +15,7 @@ import asyncio  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
+from datetime import datetime, timedelta, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, Awaitable, Callable, Iterable, Mapping, Optional
 
@@ -60,6 +60,7 @@ from .widgets.browser import EntryBrowser
 from .widgets.lattice import VersionLattice
 from .widgets.memory import MemoryView
 from .widgets.pyramid import TierPyramid
+from .widgets.sources import RECENT_MINUTES, SourcesBar, SyncState, SyncStatus, sources_text
 from .widgets.status import StatusBar
 
 VIEWS = ("memory", "recall", "review", "working", "episodes", "quarantine")
@@ -123,6 +124,8 @@ class EchoMemoryApp(App[int]):
         config_error: Optional[str] = None,
         engine_factory: Optional[Callable[..., Awaitable[MemoryEngine]]] = None,
         create: bool = False,
+        syncs: Iterable[tuple[str, str]] = (),
+        sync_write_back: bool = False,
     ) -> None:
         super().__init__()
         self.db_path = Path(db_path)
@@ -154,6 +157,13 @@ class EchoMemoryApp(App[int]):
         self._hold_deadline = 0.0
         self._hold_generation = 0
         self.undo_list: list[UndoStep] = []  # this session's writes, oldest first
+        # --sync FORMAT:DIR folders: each syncs in a thread of its own (own loop, own connection)
+        self.syncs = [(fmt, str(folder)) for fmt, folder in syncs]
+        self.sync_write_back = sync_write_back
+        self.sync_states: dict[str, SyncState] = {}
+        self._writers: list = []  # agents the audit log saw lately (engine.recent_writers)
+        self._sync_stops: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+        self._closing = False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
         return keys.key_allowed("app", action, self)
@@ -212,6 +222,7 @@ class EchoMemoryApp(App[int]):
     # ---- layout --------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
+        yield SourcesBar(id="sources")
         with Views(initial="memory", id="views"):
             with TabPane(VIEW_TITLES["memory"], id="memory"):
                 yield MemoryView(id="memory-view")
@@ -346,6 +357,7 @@ class EchoMemoryApp(App[int]):
         self.memory_view.start()
         self._started_views.add("memory")
         self.load_stats()
+        self._start_sources()
         if self.live_enabled:
             self._watch()
         if self.warm_recall:
@@ -375,6 +387,7 @@ class EchoMemoryApp(App[int]):
         for stop in (self._watch_stop, self._config_stop):
             if stop is not None:
                 stop.set()
+        self._stop_syncs()
         engine, self.engine = self.engine, None
         if engine is not None:
             try:
@@ -523,6 +536,7 @@ class EchoMemoryApp(App[int]):
         if self.engine is None:
             return
         self.load_stats()
+        self.load_sources()
         self.memory_view.refresh_data(entry_ids, select=select)
         for view_id in self._started_views - {"memory"}:
             view = self._view_widget(view_id)
@@ -596,6 +610,96 @@ class EchoMemoryApp(App[int]):
         for key, value in typed.items():
             panel.set_value(key, value)
         return sorted(typed)
+
+    # ---- live agent sources and --sync folders -------------------------------------------
+    def _start_sources(self) -> None:
+        """The sources line follows the audit log (and drops agents gone quiet), and each
+        --sync folder starts syncing in the background."""
+        self.load_sources()
+        self.set_interval(30, self.load_sources)
+        for fmt, folder in self.syncs:
+            spec = f"{fmt}:{folder}"
+            self.sync_states[spec] = SyncState(spec)
+            if self.read_only:
+                self.sync_states[spec] = SyncState(spec, "error", message="the store is read-only; not synced")
+            else:
+                self._run_sync(fmt, folder)
+        self._show_sources(self._writers)
+
+    @work(exclusive=True, group="sources")
+    async def load_sources(self) -> None:
+        engine = self.engine
+        if engine is None:
+            return
+        try:
+            writers = await engine.recent_writers(self.clock() - timedelta(minutes=RECENT_MINUTES))
+        except Exception:
+            return  # a busy store: the next change or the timer asks again
+        self._show_sources(writers)
+
+    def _show_sources(self, writers: list) -> None:
+        """One line under the header; on a short screen (no row to spare) in the status line."""
+        if not self.query(SourcesBar):
+            return
+        self._writers = writers
+        text = sources_text(writers, list(self.sync_states.values()), self.clock())
+        self.query_one(SourcesBar).show(text)
+        self.status.sources = text if self.size.height < self.VERTICAL_BREAKPOINTS[1][0] else Text()
+
+    def on_resize(self) -> None:
+        if self.engine is not None:
+            self._show_sources(self._writers)
+
+    def on_sync_status(self, message: SyncStatus) -> None:
+        self.sync_states[message.state.spec] = message.state
+        self._show_sources(self._writers)
+
+    @work(thread=True, group="sync", exit_on_error=False)
+    def _run_sync(self, fmt: str, folder: str) -> None:
+        """Off the app's loop: the sync has its own event loop and store connection, so the
+        app's live reload sees what it writes as any other process's commit."""
+        asyncio.run(self._sync_loop(fmt, folder))
+
+    async def _sync_loop(self, fmt: str, folder: str) -> None:
+        stop = asyncio.Event()
+        self._sync_stops.append((asyncio.get_running_loop(), stop))
+        spec = f"{fmt}:{folder}"
+        engine: Optional[MemoryEngine] = None
+
+        def report(result: Any) -> None:
+            problems = result.errors + [f"{r['key']}: {r['message']}" for r in result.refused]
+            if result.errors:
+                state = SyncState(spec, "error", self.clock(), "; ".join(result.errors))
+            else:
+                news = f"{len(result.landed)} in, {len(result.archived)} archived" if result.landed or \
+                    result.archived else ""
+                state = SyncState(spec, "watching", self.clock(), "; ".join(filter(None, [news, *problems])))
+            self.post_message(SyncStatus(state))
+
+        try:
+            while not (stop.is_set() or self._closing):
+                try:
+                    if engine is None:
+                        engine = await MemoryEngine.open(self.db_path, self.settings, clock=self.clock,
+                                                         actor=Actor.agent(f"sync:{fmt}"))
+                    await engine.watch_folder(fmt, folder, self.sync_write_back, report, stop)
+                except Exception as exc:  # shown on the sources line; try again shortly
+                    self.post_message(SyncStatus(SyncState(spec, "error", message=str(exc) or type(exc).__name__)))
+                    try:
+                        await asyncio.wait_for(stop.wait(), 5)
+                    except asyncio.TimeoutError:
+                        pass
+        finally:
+            if engine is not None:
+                await engine.close()
+
+    def _stop_syncs(self) -> None:
+        self._closing = True
+        for loop, stop in self._sync_stops:
+            try:
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:
+                pass  # that loop already ended
 
     # ---- views -------------------------------------------------------------------------------
     # Only the memory view is built for the first frame; the others are imported

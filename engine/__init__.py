@@ -19,7 +19,7 @@ from .errors import (
     WriteRejected,
 )
 from .gate import DecayChange, WriteOutcome, provenance_guard
-from .memory import EntryFilter, ImportReport, MemoryEngine, StoreChange, UndoStep
+from .memory import EntryFilter, EntryOrigin, ImportReport, MemoryEngine, StoreChange, UndoStep, WriterSeen
 from .models import (
     AuditRecord,
     Contradiction,
@@ -49,5 +49,6 @@ __all__ = [
     "StoreChange", "StoreError", "UndoStep", "WriteOutcome", "WriteRejected", "default_config_path", "parse_assignments",
     "provenance_guard", "register_section", "reveal_invisible", "scan_memory_content",
     "LearnedStatus", "learned_status", "strip_invisible",
+    "EntryOrigin", "WriterSeen",
     "EpisodeQuery", "parse_entry_filter", "parse_episode_filter", "parse_time",
 ]

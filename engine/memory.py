@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Optional
 
-from .actors import Actor, AnyActor
+from .actors import _CONSOLIDATION_NAMES, _PERSON_NAMES, Actor, ActorKind, AnyActor
 from .config import Settings
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
 from .errors import StoreError
@@ -61,6 +61,7 @@ class EntryFilter:
     text: Optional[str] = None
     tag: Optional[str] = None
     session: Optional[str] = None
+    origin: Optional[str] = None  # prefix of where the entry came from: mcp, sync:hermes, person (entry_origins)
 
     def where(self) -> tuple[str, list[Any]]:
         clauses: list[str] = []
@@ -86,7 +87,63 @@ class EntryFilter:
         if self.session:
             clauses.append("source_session=?")
             params.append(self.session)
+        if self.origin:
+            clauses.append(f"substr(lower({FIRST_ORIGIN_SQL}), 1, ?) = ?")
+            params += [len(self.origin), self.origin.lower()]
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+# ---- where an entry came from (issue 12) ------------------------------------------------
+# An entry's origin is the actor of its first audit row (the write that created this
+# version), as people read it: "person" for the person at the app or CLI,
+# "consolidation" for the sleep-time pipeline, else the actor's own name
+# (mcp:claude-code, sync:hermes, import:hermes). The SQL below and origin_label()
+# read the actor names alike (engine/actors.py's sets).
+def _sql_names(names: Iterable[str]) -> str:
+    return ",".join("'" + n.replace("'", "''") + "'" for n in sorted(names))
+
+
+ORIGIN_CASE = (f"CASE WHEN {{a}}.actor IN ({_sql_names(_PERSON_NAMES)}) OR {{a}}.actor LIKE 'person:%' THEN 'person' "
+               f"WHEN {{a}}.actor IN ({_sql_names(_CONSOLIDATION_NAMES)}) OR {{a}}.actor LIKE 'consolidation:%' "
+               "THEN 'consolidation' ELSE {a}.actor END")
+FIRST_ORIGIN_SQL = (f"(SELECT {ORIGIN_CASE.format(a='o')} FROM audit o WHERE o.entry_id=entries.id "
+                    "AND o.action != 'reject' ORDER BY o.id LIMIT 1)")
+
+
+def origin_label(actor: str) -> str:
+    """How the app names an audit actor (see ORIGIN_CASE)."""
+    try:
+        kind = Actor.parse(actor).kind
+    except InvalidValue:
+        return actor
+    return {ActorKind.PERSON: "person", ActorKind.CONSOLIDATION: "consolidation"}.get(kind, actor)
+
+
+@dataclass(frozen=True)
+class EntryOrigin:
+    """Who created an entry's version (origin) and who touched it last, and how."""
+
+    origin: str
+    last: str
+    last_action: str
+    last_at: Optional[datetime]
+
+    @classmethod
+    def from_audit(cls, records: list[AuditRecord]) -> Optional["EntryOrigin"]:
+        """The same, from an entry's audit records as engine.audit() lists them (newest first)."""
+        rows = [r for r in records if r.action != "reject"]
+        if not rows:
+            return None
+        return cls(origin_label(rows[-1].actor), origin_label(rows[0].actor), rows[0].action, rows[0].at)
+
+
+@dataclass(frozen=True)
+class WriterSeen:
+    """An agent that wrote (or tried to) in the last minutes, from the audit log."""
+
+    actor: str
+    writes: int
+    last_at: Optional[datetime]
 
 
 @dataclass(frozen=True)
@@ -747,6 +804,44 @@ class MemoryEngine:
         self._working.pop(session_key, None)
         return len(entries)
 
+    # ---- where entries came from, and live agent sources (issue 12) --------------------------
+    async def entry_origins(self, entry_ids: Iterable[str]) -> dict[str, EntryOrigin]:
+        """Origin and last touch of many entries in one query (a browser page, not a row at a time)."""
+        ids = list(dict.fromkeys(entry_ids))
+        found: dict[str, EntryOrigin] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = await self.store.fetchall(
+                "SELECT g.entry_id, f.actor, l.actor, l.action, l.at FROM (SELECT entry_id, min(id) AS first, "
+                f"max(id) AS last FROM audit WHERE entry_id IN ({','.join('?' * len(chunk))}) AND action != 'reject' "
+                "GROUP BY entry_id) g JOIN audit f ON f.id = g.first JOIN audit l ON l.id = g.last", chunk)
+            found.update({r[0]: EntryOrigin(origin_label(r[1]), origin_label(r[2]), r[3], from_iso(r[4]))
+                          for r in rows})
+        return found
+
+    async def recent_writers(self, since: datetime, prefixes: tuple[str, ...] = ("mcp:", "sync:")) -> list[WriterSeen]:
+        """Writers whose audit name starts with one of prefixes (MCP clients and folder
+        syncs by default) seen in the audit log since a time, most recent first."""
+        rows = await self.store.fetchall(
+            "SELECT actor, count(*), max(at) FROM audit WHERE at >= ? GROUP BY actor ORDER BY max(at) DESC",
+            (to_iso(since),))
+        return [WriterSeen(actor, n, from_iso(at)) for actor, n, at in rows if actor.startswith(prefixes)]
+
+    @staticmethod
+    def sync_formats() -> tuple[str, ...]:
+        """The agent memory formats a folder sync reads and writes (hermes, echo-agent)."""
+        from .bridge.sync import FORMATS
+
+        return tuple(FORMATS)
+
+    async def watch_folder(self, fmt: str, folder: str | os.PathLike, write_back: bool,
+                           on_report: Callable[[Any], None], stop_event: asyncio.Event) -> None:
+        """Sync an agent's memory folder into this store, then again on every change,
+        until stop_event is set (engine/bridge/sync.py). Writes as sync:<format>."""
+        from .bridge.sync import FolderSync, watch
+
+        await watch(FolderSync(self, fmt, Path(folder)), write_back, on_report, stop_event)
+
     # ---- for the app's detail pane (issue 9) --------------------------------------------
     async def vector_state(self, entry_id: str) -> dict[str, Any]:
         """The entry's vector: model stamp and state (current, pending, stale, none, unchecked)."""
@@ -915,5 +1010,5 @@ class UndoStep:
         return cls(what, before, tuple(e.id for e in changed if e.id not in known))
 
 
-__all__ = ["MemoryEngine", "Decision", "EntryFilter", "ImportReport", "RecallHistory", "RecallRecord", "StoreChange",
-           "UndoStep"]
+__all__ = ["MemoryEngine", "Decision", "EntryFilter", "EntryOrigin", "ImportReport", "RecallHistory",
+           "RecallRecord", "StoreChange", "UndoStep", "WriterSeen"]

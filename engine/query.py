@@ -87,8 +87,8 @@ def split_tokens(text: str) -> list[str]:
 
 
 def parse_entry_filter(text: str, tier: Optional[str] = None) -> EntryFilter:
-    """Free words match key or content; tier: type: source: (or prov:) tag: session:
-    pinned / -pinned / pinned:no."""
+    """Free words match key or content; tier: type: prov: tag: session: source: (a
+    provenance, or where the entry came from) pinned / -pinned / pinned:no."""
     flt = EntryFilter(tier=parse_tier(tier) if tier else None)
     words: list[str] = []
     for token in split_tokens(text):
@@ -108,6 +108,8 @@ def parse_entry_filter(text: str, tier: Optional[str] = None) -> EntryFilter:
             flt.tier = parse_tier(value)
         elif name == "type":
             flt.type = parse_type(value)
+        elif name == "source":
+            flt.source, flt.origin = parse_source(value, flt)
         elif name in SOURCE_NAMES:
             flt.source = parse_provenance(value)
         elif name == "tag":
@@ -122,6 +124,18 @@ def parse_entry_filter(text: str, tier: Optional[str] = None) -> EntryFilter:
             words.append(token)
     flt.text = " ".join(words) or None
     return flt
+
+
+def parse_source(value: str, flt: EntryFilter) -> tuple[Optional[ProvenanceLevel], Optional[str]]:
+    """source: is a provenance when the value names one (source:user, source:cons), else
+    where the entry came from, by prefix: source:mcp, source:mcp:claude-code, source:sync,
+    source:person, source:import, source:consolidation."""
+    if not value.strip():
+        raise InvalidValue("source: needs a value, e.g. source:mcp or source:user")
+    try:
+        return parse_provenance(value), flt.origin
+    except InvalidValue:
+        return flt.source, value.strip()
 
 
 def parse_yes_no(name: str, value: str) -> bool:

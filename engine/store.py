@@ -241,6 +241,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX judgments_entry ON judgments(entry_id);
     """,
+    # 6 -> 7: the app's sources line asks who wrote in the last minutes (MemoryEngine.recent_writers)
+    """
+    CREATE INDEX audit_at ON audit(at);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -44,8 +44,9 @@ class Column:
 
 
 KEY_WIDTH, MIN_KEY_WIDTH = 22, 12
-# In a narrow browser these columns are dropped, in this order, to keep the content readable.
-DROP_ORDER = ("access_count", "version", "eff", "source", "type", "importance")
+# In a narrow browser these columns are dropped, in this order, to keep the content readable
+# (where an entry came from, the widest, shows only when every column fits; the detail always has it).
+DROP_ORDER = ("origin", "access_count", "version", "eff", "source", "type", "importance")
 COLUMNS: tuple[Column, ...] = (
     Column("pin", "", 2),
     Column("key", "key", KEY_WIDTH, "key"),
@@ -53,6 +54,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("tier", "tier", 4, "tier"),
     Column("type", "type", 4, "type"),
     Column("source", "prov", 4, "source"),
+    Column("origin", "from", 15),
     Column("importance", "imp", 4, "importance", right=True),
     Column("eff", "eff", 4, None, right=True),
     Column("version", "v", 3, "version", right=True),
@@ -69,6 +71,7 @@ SORT_LABELS = {"updated_at": "updated", "last_accessed": "last access", "access_
 class Row:
     entry: MemoryEntry
     eff: float
+    origin: str = ""  # who wrote this version: person, mcp:claude-code, sync:hermes…
 
 
 def describe_filter(flt: EntryFilter) -> str:
@@ -79,6 +82,8 @@ def describe_filter(flt: EntryFilter) -> str:
         parts.append(f"type={flt.type.label}")
     if flt.source is not None:
         parts.append(f"prov={flt.source.label}")
+    if flt.origin:
+        parts.append(f"from={flt.origin}")
     if flt.tag:
         parts.append(f"tag={flt.tag}")
     if flt.session:
@@ -222,7 +227,9 @@ class EntryBrowser(ScrollView, can_focus=True):
     async def _fetch_page(self, engine: Any, flt: EntryFilter, sort: str, descending: bool, page: int) -> list[Row]:
         entries = await engine.list_entries(flt, order_by=sort, descending=descending, limit=PAGE_SIZE,
                                             offset=page * PAGE_SIZE)
-        return [Row(e, engine.explain_decay(e)["effective_importance"]) for e in entries]
+        origins = await engine.entry_origins(e.id for e in entries)  # the page's in one query
+        return [Row(e, engine.explain_decay(e)["effective_importance"],
+                    origins[e.id].origin if e.id in origins else "") for e in entries]
 
     @work(exclusive=True, group="browser-reload")
     async def _reload(self, generation: int, flt: EntryFilter, sort: str, descending: bool, keep_id: Optional[str],
@@ -510,6 +517,8 @@ class EntryBrowser(ScrollView, can_focus=True):
                 text = PROVENANCE[e.source.value][1]
                 if not is_cursor:
                     style = line + PROVENANCE[e.source.value][2]
+            elif name == "origin":
+                text, style = row.origin, dim
             elif name == "importance":
                 text = f"{e.importance:.2f}"[1:] if e.importance < 1 else "1.0"
             elif name == "eff":

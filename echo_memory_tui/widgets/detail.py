@@ -22,6 +22,7 @@ from ..format import ago, provenance_badge, tier_text
 from ..messages import DetailData, DetailLoaded
 from ..plot import decay_plot
 from .lattice import VersionLattice, normalise_history
+from .sources import origin_text
 
 
 def decay_curve(engine: MemoryEngine, entry: MemoryEntry, decay: dict[str, Any],
@@ -229,6 +230,7 @@ class EntryDetail(Horizontal):
         def when(value) -> Text:
             return Text.assemble(f"{value:%Y-%m-%d %H:%M}" if value else "—", (f"  {ago(value, now)}", "dim"))
 
+        table.add_row("from", origin_text(data.audit, now))
         table.add_row("id", e.id)
         table.add_row("version", f"v{e.version}" + (f" → {e.superseded_by[:8]}" if e.superseded_by else " (head)"))
         table.add_row("importance", f"{e.importance:.2f}")

@@ -1,4 +1,5 @@
-"""The status line: store, size, live-reload state, embedding model, read-only."""
+"""The status line: store, size, live-reload state, embedding model, read-only, and
+(on a short screen, where the sources line has no row) the live agent sources."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class StatusBar(Widget):
     read_only: reactive[bool] = reactive(False)
     error: reactive[str] = reactive("")
     view_note: reactive[str] = reactive("")
+    sources: reactive[Text] = reactive(Text)  # set only while the sources line is hidden
 
     def render(self) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
@@ -50,4 +52,7 @@ class StatusBar(Widget):
             out.append(self.model, style=style)
         if self.view_note:
             out.append(" · " + self.view_note, style="dim")
+        if self.sources.plain:
+            out.append(" · ")
+            out.append_text(self.sources)
         return out

@@ -25,7 +25,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -47,6 +47,7 @@ HERMES_SEPARATOR = "\n§\n"
 EDIT_SIMILARITY = 0.5  # how alike a new hermes entry must be to a vanished one to count as its edit
 CONFLICT_TAG = "sync-conflict"
 EXCERPT = 2000  # characters of each entry kept in the sync state, to recognise an edit
+UNVERIFIED_CONFIDENCE = 0.5  # a sync conflict the offline verifier cannot name (under the 0.6 default: pending)
 
 
 def content_hash(text: str) -> str:
@@ -290,23 +291,26 @@ class FolderSync:
             self.state["entries"][key] = record_state
             return
         store_changed = record is not None and current is not None and content_hash(current.content) != record["hash"]
+        importance = item.importance if item.importance is not None else current.importance if current else 0.5
+        if store_changed and current is not None and current.content == item.content:
+            self.state["entries"][key] = record_state  # both sides hold the same text (a write-back cut short)
+            return
+        if store_changed and current is not None and current.pinned:
+            # A pinned fact is never replaced automatically (the resolution rules): keep
+            # the file's text beside it, and the disagreement waits for a person.
+            await self._keep_beside(file, key, item, importance, current, record_state, report, "the entry is pinned")
+            return
         try:
-            importance = item.importance if item.importance is not None else current.importance if current else 0.5
             outcome = await self.engine.add(key, item.content, item.type, "model_inferred", item.tags, importance,
                                             actor=self.actor, reason=f"sync from {self.folder / file}")
         except WriteRejected as exc:
-            if exc.reason != "provenance_guard":
+            if exc.reason != "provenance_guard" or current is None:
                 report.refused.append({"file": file, "key": key, "reason": exc.reason, "message": exc.message})
                 self.state["entries"][key] = record_state  # not retried until the file changes again
                 return
             # The store holds a version the agent may not overwrite (a person's): keep the
             # file's text beside it, so neither side's edit is lost.
-            sibling = f"{key}~{Path(file).stem.lower()}-{record_state['hash'][:8]}"
-            await self.engine.add(sibling, item.content, item.type, "model_inferred", [*item.tags, CONFLICT_TAG],
-                                  actor=self.actor, reason=f"sync conflict with {key!r} ({exc.message})")
-            report.conflicts.append({"file": file, "key": key, "kept_as": sibling})
-            self.state["entries"][sibling] = record_state
-            self.state["entries"].pop(key, None)
+            await self._keep_beside(file, key, item, importance, current, record_state, report, exc.message)
             return
         if store_changed and outcome.action != "unchanged":
             report.conflicts.append({"file": file, "key": key, "kept_as": "new version (the store's text is the "
@@ -314,6 +318,47 @@ class FolderSync:
         if outcome.action != "unchanged":
             report.landed.append(key)
         self.state["entries"][key] = record_state
+
+    async def _keep_beside(self, file: str, key: str, item: FileItem, importance: float, current: MemoryEntry,
+                           record_state: dict[str, Any], report: SyncReport, why: str) -> None:
+        """The file's text as a sibling entry tagged sync-conflict, and the disagreement
+        as a contradiction the resolution rules settle or leave pending."""
+        sibling = f"{key}~{Path(file).stem.lower()}-{record_state['hash'][:8]}"
+        outcome = await self.engine.add(sibling, item.content, item.type, "model_inferred", [*item.tags, CONFLICT_TAG],
+                                        importance, actor=self.actor, reason=f"sync conflict with {key!r} ({why})")
+        conflict = {"file": file, "key": key, "kept_as": sibling}
+        record = await self._record_conflict(current, outcome.entry, file)
+        if record is not None:
+            conflict.update(contradiction=record.id, status=record.status.value)
+        report.conflicts.append(conflict)
+        self.state["entries"][sibling] = record_state
+        self.state["entries"].pop(key, None)
+
+    async def _record_conflict(self, current: MemoryEntry, sibling: MemoryEntry, file: str):
+        """Both sides changed one fact: a contradiction between the store's version and
+        the file's. The offline verifier names the conflict when it can (the two speak
+        of one subject: the sibling is scored under the original key); one it cannot
+        name gets a confidence under the default memory.contradictionMinConfidence, so
+        it waits for a person. The rules (engine/consolidation/policy.py) then resolve
+        it (higher provenance, then recency) or leave it pending (a pinned loser)."""
+        from ..consolidation.detect import signals
+        from ..consolidation.records import Verdict
+        from ..consolidation.resolve import ContradictionBook
+        from ..consolidation.verify import verify_offline
+
+        pair = signals(current, replace(sibling, key=current.key, tags=list(current.tags)))
+        verdict = verify_offline(current, sibling, pair)
+        where = f"{self.format.name} {file}"
+        if verdict.contradicts:
+            verdict = replace(verdict, description=f"sync conflict on {current.key!r} ({where}): {verdict.description}")
+        else:
+            why = (f"both the store and {where} changed {current.key!r} since the last sync; the verifier "
+                   f"found no incompatible value ({verdict.explanation}), so a person decides")
+            verdict = Verdict(True, UNVERIFIED_CONFIDENCE, "other", f"both sides changed {current.key!r} ({where})",
+                              why, f"sync:{self.format.name}")
+        record, _resolution = await ContradictionBook(self.engine).record(
+            current, sibling, verdict, pair, f"sync:{self.format.name}", str(self.actor))
+        return record
 
     async def _archive(self, key: str, record: dict, report: SyncReport) -> None:
         current = await self._current(self.format.files[record["file"]], key)
