@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ..cli import EXIT_OK, emit, positive_int
 from ..config import Settings, parse_assignments
+from ..progress import for_cli
 
 
 def register(add) -> None:
@@ -64,18 +64,18 @@ async def cmd_eval(_engine, args) -> int:
     overrides = parse_assignments(args.set)
     Settings.defaults().override(overrides)  # refuse a bad --set before any work
 
-    def progress(done: int, total: int) -> None:
-        print(f"\r{done}/{total} questions", end="", file=sys.stderr, flush=True)
-
     factory = None
     if args.cache:
         from .eval_cache import cached_embedder_factory
 
         factory = cached_embedder_factory(args.cache)
     if args.longmemeval:
-        report = await run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides or None,
-                                       progress=progress, embedder_factory=factory)
-        print(file=sys.stderr)
+        progress = for_cli(args, "eval", "questions")
+        try:
+            report = await run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides or None,
+                                           progress=progress, embedder_factory=factory)
+        finally:
+            progress.close()
     else:
         report = await run_beir(args.beir, args.split, limit=args.limit, overrides=overrides or None,
                                 embedder_factory=factory)
