@@ -2,7 +2,10 @@
 imports, consolidation and the app — passes here: the injection scanner, the
 provenance guard, versioning, and the audit record, each change one transaction.
 
-A refusal raises WriteRejected, is audited, and changes nothing else."""
+A refusal raises WriteRejected, is audited, and changes nothing else. Writes of
+entries are decided against a Batch (engine/gate_bulk.py) and land set-based, so
+one entry and an import of thousands take the same path, one transaction per
+batch. Longer than the usual module: it is the whole rulebook of the write path."""
 
 from __future__ import annotations
 
