@@ -532,9 +532,9 @@ class MemoryEngine:
         reason = "import, declared provenance trusted" if trust_provenance else "import, provenance capped at legacy"
         pending: list[list[tuple[dict, MemoryEntry]]] = []
         batch = batch or IMPORT_BATCH
-        left = sum(map(len, chains))
+        left, held = sum(map(len, chains)), 0  # entries not yet written; entries in pending
         for chain in chains + [None]:
-            if pending and (chain is None or sum(map(len, pending)) + len(chain) > batch):
+            if pending and (chain is None or held + len(chain) > batch):
                 try:
                     results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason,
                                                            verbatim)
@@ -548,12 +548,14 @@ class MemoryEngine:
                         "what is stored as unchanged") from exc
                 for members, outcomes in zip(pending, results):
                     report.record_chain(members, outcomes)
-                left -= sum(map(len, pending))
+                left -= held
                 pending.clear()
+                held = 0
                 if progress:
                     progress(len(entries) - left, len(entries))
             if chain:
                 pending.append(chain)
+                held += len(chain)
         report.trusted_provenance = trust_provenance
         report.refused.sort(key=lambda r: (str(r.get("file", "")), r.get("line", r.get("index", -1))))
         return report
