@@ -1,6 +1,6 @@
-"""Write-path benchmark: single gated write p50/p95 and bulk-import throughput at
-10k entries (embedding excluded), each against a baseline run in the same
-process: the same rows inserted by plain aiosqlite with no gate."""
+"""Write-path benchmark: single gated write p50/p95 against a baseline run in the
+same process: the same rows inserted by plain aiosqlite with no gate. The bulk
+import has its own benchmark (benchmarks/import_bench.py)."""
 
 from __future__ import annotations
 
@@ -59,38 +59,9 @@ async def bench_single_writes(folder: Path, n: int) -> dict:
     return {"writes": n, "gated_ms": g, "raw_insert_ms": b, "ratio_p50": round(g["p50"] / b["p50"], 2)}
 
 
-async def bench_bulk_import(folder: Path, n: int) -> dict:
-    src = folder / "bulk.jsonl"
-    with open(src, "w") as fh:
-        for e in synthetic_entries(n, seed=2):
-            fh.write(json.dumps(e.to_dict()) + "\n")
-    engine = await MemoryEngine.open(folder / "bulk.db")
-    t = time.perf_counter()
-    report = await engine.import_jsonl(src)
-    seconds = time.perf_counter() - t
-    await engine.close()
-    assert report.landed == n, report.refused[:3]
-    # Baseline: the same rows in one plain executemany transaction.
-    engine = await MemoryEngine.open(folder / "bulk-baseline.db")
-    await engine.close()
-    conn = await aiosqlite.connect(folder / "bulk-baseline.db", isolation_level=None)
-    rows = [entry_to_row(MemoryEntry.from_dict(json.loads(line))) for line in open(src)]
-    t = time.perf_counter()
-    await conn.execute("BEGIN")
-    await conn.executemany(f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * 18)})", rows)
-    await conn.execute("COMMIT")
-    base_seconds = time.perf_counter() - t
-    await conn.close()
-    return {"entries": n, "seconds": round(seconds, 3), "entries_per_s": round(n / seconds),
-            "baseline_executemany_entries_per_s": round(n / base_seconds),
-            "ratio": round(seconds / base_seconds, 2)}
-
-
-async def run(entries: int = 10_000, writes: int = 1000) -> dict:
+async def run(writes: int = 1000) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        return {"single_write": await bench_single_writes(folder, writes),
-                "bulk_import": await bench_bulk_import(folder, entries)}
+        return {"single_write": await bench_single_writes(Path(tmp), writes)}
 
 
 if __name__ == "__main__":

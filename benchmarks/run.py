@@ -10,7 +10,7 @@ import platform
 import sys
 import time
 
-from benchmarks import engine_bench, mcp_bench, recall_bench
+from benchmarks import engine_bench, import_bench, mcp_bench, recall_bench
 
 
 def main() -> int:
@@ -18,6 +18,7 @@ def main() -> int:
     report = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
         "write_path": asyncio.run(engine_bench.run()),
+        "import": asyncio.run(import_bench.run((10_000, 100_000))),
         "recall": {str(n): recall_bench.run_size(n, 50, 0) for n in (10_000, 100_000)},
         "mcp_stdio": asyncio.run(mcp_bench.run()),
     }

@@ -26,6 +26,7 @@ from .config import Settings
 from .errors import ConfigError, EchoMemoryError, InvalidValue, WriteRejected
 from .memory import SORTABLE, EntryFilter, MemoryEngine, import_place
 from .models import MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
+from .progress import for_cli
 from .query import parse_provenance, parse_tier, parse_type
 from .scanner import MAX_CONTENT_CHARS, learned_status, scan_memory_content, strip_invisible
 
@@ -218,21 +219,25 @@ async def cmd_export(engine: MemoryEngine, args) -> int:
 
 
 async def cmd_import(engine: MemoryEngine, args) -> int:
-    if args.source_format:
-        if args.source_format == "echo-agent":
-            from .importers.echo_agent import read_folder
+    progress = for_cli(args, "import", "entries")
+    try:
+        if args.source_format:
+            if args.source_format == "echo-agent":
+                from .importers.echo_agent import read_folder
+            else:
+                from .importers.hermes import read_folder
+            folder = Path(args.path)
+            if not folder.is_dir():
+                raise CliError(f"{folder} is not a folder", EXIT_USAGE)
+            report = await engine.import_entries(list(read_folder(folder)), actor=f"import:{args.source_format}",
+                                                 verbatim=args.source_format == "echo-agent",
+                                                 trust_provenance=args.trust_provenance, progress=progress)
         else:
-            from .importers.hermes import read_folder
-        folder = Path(args.path)
-        if not folder.is_dir():
-            raise CliError(f"{folder} is not a folder", EXIT_USAGE)
-        report = await engine.import_entries(list(read_folder(folder)), actor=f"import:{args.source_format}",
-                                             verbatim=args.source_format == "echo-agent",
-                                             trust_provenance=args.trust_provenance)
-    else:
-        if not Path(args.path).is_file():
-            raise CliError(f"{args.path} is not a file", EXIT_USAGE)
-        report = await engine.import_jsonl(args.path, trust_provenance=args.trust_provenance)
+            if not Path(args.path).is_file():
+                raise CliError(f"{args.path} is not a file", EXIT_USAGE)
+            report = await engine.import_jsonl(args.path, trust_provenance=args.trust_provenance, progress=progress)
+    finally:
+        progress.close()
     summary = f"landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"
     if report.judgments:
         summary += f"; judgments landed {report.judgments['landed']}, unchanged {report.judgments['unchanged']}"

@@ -2,10 +2,15 @@
 imports, consolidation and the app — passes here: the injection scanner, the
 provenance guard, versioning, and the audit record, each change one transaction.
 
-A refusal raises WriteRejected, is audited, and changes nothing else."""
+A refusal raises WriteRejected, is audited, and changes nothing else. Writes of
+entries are decided against a Batch (engine/gate_bulk.py) and land set-based, so
+one entry and an import of thousands take the same path, one transaction per
+batch. Longer than the usual module: it is the whole rulebook of the write path."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -31,6 +36,7 @@ from .fields import (
     validate_session_key,
     validate_tags,
 )
+from .gate_bulk import Batch
 from .models import (
     MAX_COUNT,
     Episode,
@@ -47,6 +53,10 @@ from .models import (
 )
 from .scanner import MAX_CONTENT_CHARS, scan_memory_content
 from .store import ENTRY_COLUMNS, EPISODE_COLUMNS, Store, row_to_entry, row_to_episode
+
+# A write of up to this many entries is checked (shape, scanner) on the event loop:
+# a hop to a worker thread would cost more than the checks.
+INLINE_CHECKS = 8
 
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
@@ -85,19 +95,19 @@ class DecayChange:
         }
 
 
-def scan_texts(*texts: str) -> ScanResult:
+def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
     """The first refusal among texts, or a clean verdict."""
     for text in texts:
-        result = scan_memory_content(text)
+        result = scan(text)
         if result.blocked:
             return result
     return ScanResult(blocked=False)
 
 
-def scan_entry_text(entry: MemoryEntry) -> ScanResult:
+def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
     """Scan every free-text field a model could later read: content, key, tags and the
     session key. Ids have a grammar that leaves no room for text (validate_shape)."""
-    return scan_texts(entry.content, entry.key, *entry.tags, entry.source_session)
+    return scan_texts(entry.content, entry.key, *entry.tags, entry.source_session, scan=scan)
 
 
 def validate_shape(entry: MemoryEntry) -> None:
@@ -150,11 +160,47 @@ class WriteGate:
 
     async def write_chains(self, chains: Iterable[list[MemoryEntry]], actor: AnyActor, reason: str = "",
                            verbatim: bool = False) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
-        """write_many for version chains: each chain lands whole or not at all (one
-        savepoint), so an import never leaves a superseded_by pointing at nothing. A
-        refused member is audited; the members it held back get reason chain_refused."""
+        """write_many for version chains: each chain lands whole or not at all (a
+        checkpoint of the batch), so an import never leaves a superseded_by pointing at
+        nothing. A refused member is audited; the members it held back get reason
+        chain_refused. One transaction; the rows land set-based (engine/gate_bulk.py)."""
         actor = Actor.parse(actor)
-        checked: list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]] = []
+        chains = list(chains)
+        if sum(map(len, chains)) > INLINE_CHECKS:
+            checked = await asyncio.to_thread(self._check_chains, chains, actor)  # off the event loop
+        else:
+            checked = self._check_chains(chains, actor)
+        results: list[list[WriteOutcome | WriteRejected | InvalidValue]] = []
+        async with self.store.transaction() as conn:
+            batch = await Batch.load(conn, [entry for chain, errors in checked if not any(errors) for entry in chain])
+            for chain, errors in checked:
+                if not any(errors):
+                    mark = batch.checkpoint()
+                    outcomes: list[WriteOutcome | WriteRejected | InvalidValue] = []
+                    try:
+                        for entry in chain:
+                            outcomes.append(self._apply(batch, entry, actor, reason, verbatim))
+                        results.append(outcomes)
+                        continue
+                    except WriteRejected as exc:
+                        batch.rollback(mark)
+                        errors = [None] * len(chain)
+                        errors[len(outcomes)] = exc
+                for entry, error in zip(chain, errors):
+                    if isinstance(error, WriteRejected) and error.reason != "duplicate_id":
+                        self._note(batch, "reject", actor, *self._rejection(error, entry))
+                results.append([error or WriteRejected("chain_refused", "not written: another version in its "
+                                                       "chain was refused") for error in errors])
+            await batch.flush(conn, self.clock())
+        return results
+
+    def _check_chains(self, chains: list[list[MemoryEntry]], actor: Actor
+                      ) -> list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]]:
+        """Field shape, the actor's provenance cap and the scanner, per entry: the CPU
+        part of a write, which needs no store."""
+        checked = []
+        # One verdict per distinct text in the batch: tags and session keys repeat.
+        scan = functools.lru_cache(maxsize=None)(scan_memory_content)
         for chain in chains:
             capped: list[MemoryEntry] = []
             errors: list[Optional[WriteRejected | InvalidValue]] = []
@@ -162,74 +208,47 @@ class WriteGate:
                 try:
                     validate_shape(entry)
                     entry = self.cap_source(entry, actor)
-                    self._scan_or_reject(entry)
+                    self._scan_or_reject(entry, scan)
                     errors.append(None)
                 except (InvalidValue, WriteRejected) as exc:
                     errors.append(exc)
                 capped.append(entry)
             checked.append((capped, errors))
-        results: list[list[WriteOutcome | WriteRejected | InvalidValue]] = []
-        async with self.store.transaction() as conn:
-            for chain, errors in checked:
-                if not any(errors):
-                    await conn.execute("SAVEPOINT gate_write")
-                    outcomes: list[WriteOutcome | WriteRejected | InvalidValue] = []
-                    try:
-                        for entry in chain:
-                            outcomes.append(await self._apply(conn, entry, actor, reason, verbatim))
-                        await conn.execute("RELEASE gate_write")
-                        results.append(outcomes)
-                        continue
-                    except WriteRejected as exc:
-                        await conn.execute("ROLLBACK TO gate_write")
-                        await conn.execute("RELEASE gate_write")
-                        errors = [None] * len(chain)
-                        errors[len(outcomes)] = exc
-                for entry, error in zip(chain, errors):
-                    if isinstance(error, WriteRejected) and error.reason != "duplicate_id":
-                        await self._audit_rejection(conn, error, entry, actor)
-                results.append([error or WriteRejected("chain_refused", "not written: another version in its "
-                                                       "chain was refused") for error in errors])
-        return results
+        return checked
 
-    async def _apply(self, conn, entry: MemoryEntry, actor: AnyActor, reason: str, verbatim: bool) -> WriteOutcome:
+    def _apply(self, batch: Batch, entry: MemoryEntry, actor: AnyActor, reason: str, verbatim: bool) -> WriteOutcome:
         if verbatim:
-            if await self._exists(conn, entry.id):
+            if batch.exists(entry.id):
                 raise WriteRejected("duplicate_id", f"an entry with id {entry.id} already exists", id=entry.id)
             if entry.superseded_by is not None or entry.tier in (MemoryTier.WORKING, MemoryTier.EPISODIC):
-                await Store.insert_entry(conn, entry)
-                await self._audit(conn, "import", actor, entry.id, reason, {"key": entry.key, "version": entry.version})
+                batch.insert(entry)
+                self._note(batch, "import", actor, entry.id, reason, {"key": entry.key, "version": entry.version})
                 return WriteOutcome("created", entry, changed=[entry])
         elif entry.tier is MemoryTier.WORKING:
-            return await self._place_working(conn, entry, actor, reason)
-        await self._refuse_other_type(conn, entry)
-        existing = await self.store.current_for_key(conn, entry.type, entry.key)
+            return self._place_working(batch, entry, actor, reason)
+        self._refuse_other_type(batch, entry)
+        existing = batch.live(entry)
         if verbatim and existing is not None and entry.tier is MemoryTier.ARCHIVAL:
             raise WriteRejected("key_taken", f"{entry.key!r} already has a current entry ({existing.id}); an "
                                 "archived entry from a file does not replace it", existing_id=existing.id)
-        outcome = await self._place(conn, entry, existing, actor, reason, verbatim)
-        if verbatim and outcome.action == "unchanged":
+        outcome = self._place(batch, entry, existing, actor, reason, verbatim)
+        if verbatim and existing is not None and outcome.action == "unchanged":
             # The live entry already says this: older versions imported before this
             # head now point at it, so no superseded_by names an entry never stored.
-            async with conn.execute("UPDATE entries SET superseded_by=? WHERE superseded_by=? RETURNING id",
-                                    (existing.id, entry.id)) as cur:
-                for (spliced,) in await cur.fetchall():
-                    await Store.log_change(conn, spliced, "update")
+            for spliced in batch.pointing_at(entry.id):
+                batch.update(replace(spliced, superseded_by=existing.id))
         return outcome
 
-    async def _place_working(self, conn, entry: MemoryEntry, actor: AnyActor, reason: str) -> WriteOutcome:
+    def _place_working(self, batch: Batch, entry: MemoryEntry, actor: AnyActor, reason: str) -> WriteOutcome:
         """A session's WORKING notes hold one note per key: a newer note replaces the
         older one (under the guard), so the working prompt never shows a key twice."""
-        async with conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='working' AND source_session=? "
-                                "AND key=? ORDER BY created_at DESC LIMIT 1", (entry.source_session, entry.key)) as cur:
-            row = await cur.fetchone()
-        previous = None if row is None else row_to_entry(row)
+        previous = batch.working_note(entry)
         if previous is not None:
             self._guard_or_reject(previous, entry)
-            await Store.delete_entry(conn, previous.id)
-            await self._audit(conn, "drop_working", actor, previous.id, f"replaced by {entry.id}")
-        await Store.insert_entry(conn, entry)
-        await self._audit(conn, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
+            batch.delete(previous.id)
+            self._note(batch, "drop_working", actor, previous.id, f"replaced by {entry.id}")
+        batch.insert(entry)
+        self._note(batch, "write", actor, entry.id, reason, {"tier": "working", "key": entry.key})
         return WriteOutcome("replaced" if previous else "created", entry, replaced=previous, changed=[entry])
 
     @staticmethod
@@ -252,24 +271,22 @@ class WriteGate:
         return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped,
                                                                                       pinned=pinned)
 
-    async def _refuse_other_type(self, conn, entry: MemoryEntry) -> None:
+    @staticmethod
+    def _refuse_other_type(batch: Batch, entry: MemoryEntry) -> None:
         """A key names one fact: while one type holds it live, the other type may not,
         so a prompt never shows two current values for one key."""
-        async with conn.execute(
-            "SELECT id, type FROM entries WHERE key=? AND type!=? AND superseded_by IS NULL AND tier='semantic' "
-            "LIMIT 1", (entry.key, entry.type.value)) as cur:
-            row = await cur.fetchone()
-        if row is not None:
-            raise WriteRejected("key_taken", f"{entry.key!r} is already a {row[1]} memory ({row[0]}); "
-                                f"write it as type {row[1]}, or archive that entry first",
-                                existing_id=row[0])
+        holder = batch.other_type_holder(entry)
+        if holder is not None:
+            kind = holder.type.value
+            raise WriteRejected("key_taken", f"{entry.key!r} is already a {kind} memory ({holder.id}); "
+                                f"write it as type {kind}, or archive that entry first", existing_id=holder.id)
 
-    async def _place(self, conn, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: AnyActor,
-                     reason: str, verbatim: bool = False) -> WriteOutcome:
+    def _place(self, batch: Batch, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: AnyActor,
+               reason: str, verbatim: bool = False) -> WriteOutcome:
         if existing is None:
-            await Store.insert_entry(conn, incoming)
-            await self._audit(conn, "write", actor, incoming.id, reason,
-                              {"key": incoming.key, "source": incoming.source.label, "version": incoming.version})
+            batch.insert(incoming)
+            self._note(batch, "write", actor, incoming.id, reason,
+                       {"key": incoming.key, "source": incoming.source.label, "version": incoming.version})
             return WriteOutcome("created", incoming, changed=[incoming])
         self._guard_or_reject(existing, incoming)
         same = (existing.content, existing.tags, existing.source, existing.importance)
@@ -284,24 +301,27 @@ class WriteGate:
         )
         old = replace(existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now,
                       pinned=False)  # the pin moves with the head (new.pinned), never doubles
-        await Store.insert_entry(conn, new)
-        await Store.update_entry(conn, old)
-        # A conflict about the replaced version has nothing left to decide; the next
-        # consolidation judges the new version afresh.
-        await Store.close_contradictions_about(conn, [old.id], self.clock(), "obsolete")
-        await self._audit(conn, "write", actor, new.id, reason, {
+        batch.insert(new)
+        batch.update(old)
+        batch.obsolete.append(old.id)  # its pending contradictions close at flush
+        self._note(batch, "write", actor, new.id, reason, {
             "key": new.key, "source": new.source.label, "version": new.version, "supersedes": old.id,
         })
-        await self._audit(conn, "supersede", actor, old.id, reason, {"superseded_by": new.id})
+        self._note(batch, "supersede", actor, old.id, reason, {"superseded_by": new.id})
         return WriteOutcome("replaced", new, replaced=old, changed=[new, old])
+
+    def _note(self, batch: Batch, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "",
+              detail: Optional[dict] = None) -> None:
+        """An audit record, written when the batch flushes."""
+        batch.audit(action, str(actor), entry_id, reason, detail, self.clock())
 
     async def _audit(self, conn, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "",
                      detail: Optional[dict] = None) -> None:
         await Store.audit(conn, action, str(actor), entry_id, reason, detail, at=self.clock())
 
     @staticmethod
-    def _scan_or_reject(entry: MemoryEntry) -> None:
-        result = scan_entry_text(entry)
+    def _scan_or_reject(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> None:
+        result = scan_entry_text(entry, scan)
         if result.blocked:
             raise WriteRejected(
                 result.reason or "blocked",
@@ -312,15 +332,20 @@ class WriteGate:
             )
 
     async def _audit_rejection(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: AnyActor) -> None:
-        """The log keeps what was blocked, with why, for the quarantine view: the start
-        of the text with its length and sha256, never a whole oversize refusal."""
+        await self._audit(conn, "reject", actor, *self._rejection(exc, entry))
+
+    @staticmethod
+    def _rejection(exc: WriteRejected, entry: MemoryEntry) -> tuple[Optional[str], str, dict]:
+        """(entry id, reason, detail) of a refusal's audit record. The log keeps what was
+        blocked, with why, for the quarantine view: the start of the text with its
+        length and sha256, never a whole oversize refusal."""
         content = excerpt(entry.content)
-        await self._audit(conn, "reject", actor, exc.detail.get("existing_id"), exc.reason, {
+        return exc.detail.get("existing_id"), exc.reason, {
             "key": entry.key[:MAX_KEY_CHARS], "type": entry.type.label, "source": entry.source.label,
             "content": content.pop("excerpt"), "content_length": content["length"],
             "content_sha256": content["sha256"], "message": exc.message[:AUDIT_EXCERPT_CHARS],
             "scan": exc.scan.to_dict() if exc.scan else None,
-        })
+        }
 
     async def refuse_unless_person(self, actor: AnyActor, action: str, target: Optional[str] = None) -> Actor:
         """Person-only actions (restore, resolve, merge, undo, purge): anyone else is
@@ -420,7 +445,7 @@ class WriteGate:
             # It comes back into prompts: it meets today's rules and scanner again.
             validate_shape(entry)
             self._scan_or_reject(entry)
-            await self._refuse_other_type(conn, entry)
+            self._refuse_other_type(await Batch.load(conn, [entry]), entry)
             updated = replace(entry, tier=MemoryTier.SEMANTIC, updated_at=now, last_accessed=now)
             await Store.update_entry(conn, updated)
             await self._audit(conn, "restore", actor, entry_id, "reactivated")
@@ -435,8 +460,7 @@ class WriteGate:
                            pinned=head.pinned)
         validate_shape(incoming)
         self._scan_or_reject(incoming)
-        await self._refuse_other_type(conn, incoming)
-        return await self._place(conn, incoming, existing, actor, f"restore of version {entry.version} ({entry.id})")
+        return await self._place_in(conn, incoming, actor, f"restore of version {entry.version} ({entry.id})")
 
     async def head_of(self, entry: MemoryEntry) -> MemoryEntry:
         """Follow superseded_by to the newest version."""
@@ -604,9 +628,15 @@ class WriteGate:
             raise InvalidValue(f"only SEMANTIC writes can join a transaction; got {incoming.tier.label}")
         incoming = self.cap_source(incoming, Actor.parse(actor))
         self._scan_or_reject(incoming)
-        await self._refuse_other_type(conn, incoming)
-        existing = await self.store.current_for_key(conn, incoming.type, incoming.key)
-        return await self._place(conn, incoming, existing, actor, reason)
+        return await self._place_in(conn, incoming, actor, reason)
+
+    async def _place_in(self, conn, incoming: MemoryEntry, actor: AnyActor, reason: str) -> WriteOutcome:
+        """One checked SEMANTIC write in the caller's transaction: a batch of one."""
+        batch = await Batch.load(conn, [incoming])
+        self._refuse_other_type(batch, incoming)
+        outcome = self._place(batch, incoming, batch.live(incoming), actor, reason)
+        await batch.flush(conn, self.clock())
+        return outcome
 
     async def audit_refusal_in(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: AnyActor) -> None:
         """Record a refused write inside the caller's transaction (which will commit)."""
@@ -681,11 +711,12 @@ class WriteGate:
 
     async def _refuse_second_head(self, conn, entry: MemoryEntry) -> None:
         """An entry coming back live may not sit beside another live entry for its key."""
-        holder = await self.store.current_for_key(conn, entry.type, entry.key)
+        batch = await Batch.load(conn, [entry])
+        holder = batch.live(entry)
         if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
             raise WriteRejected("key_taken", f"{entry.key!r} now has a live entry {holder.id}; "
                                 f"{entry.id} cannot come back beside it", existing_id=holder.id)
-        await self._refuse_other_type(conn, entry)
+        self._refuse_other_type(batch, entry)
 
     async def unmerge_in(self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]],
                          actor: AnyActor, reason: str) -> list[MemoryEntry]:

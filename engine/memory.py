@@ -46,6 +46,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Entries per import transaction (the gate's bulk path): large enough that set-based
+# reads and executemany pay off, small enough that a kill or a full disk loses little.
+IMPORT_BATCH = 2000
+
 SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
             "type", "source", "version")
 
@@ -570,13 +574,14 @@ class MemoryEngine:
         await asyncio.to_thread(atomic_write, target, "".join(lines).encode("utf-8"), False)
         return len(entries)
 
-    async def import_jsonl(self, path: str | os.PathLike, actor: str = "import",
-                           trust_provenance: bool = False) -> ImportReport:
+    async def import_jsonl(self, path: str | os.PathLike, actor: str = "import", trust_provenance: bool = False,
+                           progress: Optional[Callable[[int, int], None]] = None) -> ImportReport:
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
         from .importers.jsonl import read_jsonl_entries
 
         items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
-        report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance)
+        report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance,
+                                           progress=progress)
         await self._import_export_judgments(Path(path), actor, report)
         return report
 
@@ -599,7 +604,8 @@ class MemoryEngine:
         report.refused.extend(result.refused)
 
     async def import_entries(self, entries: Iterable[tuple[dict, MemoryEntry | str]], actor: str,
-                             verbatim: bool, batch: int = 500, trust_provenance: bool = False) -> ImportReport:
+                             verbatim: bool, batch: Optional[int] = None, trust_provenance: bool = False,
+                             progress: Optional[Callable[[int, int], None]] = None) -> ImportReport:
         """Land converted entries: (where, entry-or-error) pairs, gated in batches.
 
         A file's declared provenance cannot be verified, so entries land as LEGACY (the
@@ -608,12 +614,16 @@ class MemoryEngine:
         records which. Only SEMANTIC and ARCHIVAL
         entries are imported: a WORKING note belongs to a live session's prompt. verbatim
         keeps ids, versions and chains (formats that have them); a chain lands whole or
-        not at all."""
+        not at all. Each batch (IMPORT_BATCH entries) is one transaction of the gate's
+        bulk path; progress(done, total) follows the batches. A full disk rolls back the
+        batch it hit and raises StoreError naming its lines: the batches before it stay,
+        and running the same import again resumes (what is stored counts as unchanged)."""
         if trust_provenance:
             await self.gate.refuse_unless_person(self.actor, "import keeping the declared provenance")
         report = ImportReport()
         importer = Actor.importer(str(actor), trusted=trust_provenance)
         items: list[tuple[dict, MemoryEntry]] = []
+        entries = list(entries)
         for where, entry in entries:
             if isinstance(entry, str):
                 report.refuse(where, None, "invalid", entry)
@@ -625,14 +635,31 @@ class MemoryEngine:
         chains = await self._import_chains(items, report, trust_provenance) if verbatim else [[item] for item in items]
         reason = "import, declared provenance trusted" if trust_provenance else "import, provenance capped at legacy"
         pending: list[list[tuple[dict, MemoryEntry]]] = []
+        batch = batch or IMPORT_BATCH
+        left, held = sum(map(len, chains)), 0  # entries not yet written; entries in pending
         for chain in chains + [None]:
-            if pending and (chain is None or sum(map(len, pending)) + len(chain) > batch):
-                results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason, verbatim)
+            if pending and (chain is None or held + len(chain) > batch):
+                try:
+                    results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason,
+                                                           verbatim)
+                except sqlite3.OperationalError as exc:
+                    if "full" not in str(exc):
+                        raise
+                    raise StoreError(
+                        f"the disk holding the store is full ({exc}): the batch from {import_place(pending[0][0][0])} "
+                        f"to {import_place(pending[-1][-1][0])} was rolled back; {report.landed} entries landed "
+                        "before it and stay. Free some space and run the same import again: it resumes, counting "
+                        "what is stored as unchanged") from exc
                 for members, outcomes in zip(pending, results):
                     report.record_chain(members, outcomes)
+                left -= held
                 pending.clear()
+                held = 0
+                if progress:
+                    progress(len(entries) - left, len(entries))
             if chain:
                 pending.append(chain)
+                held += len(chain)
         report.trusted_provenance = trust_provenance
         report.refused.sort(key=lambda r: (str(r.get("file", "")), r.get("line", r.get("index", -1))))
         return report

@@ -255,6 +255,8 @@ ENTRY_COLUMNS = (
 ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
 # Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
 COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
+_INSERT_ENTRY = f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * len(ENTRY_FIELDS))})"
+_UPDATE_ENTRY = f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1:])} WHERE id=?"
 
 
 def entry_to_row(e: MemoryEntry) -> tuple:
@@ -447,7 +449,8 @@ class Store:
             try:
                 yield self.conn
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                if self.conn.in_transaction:  # a full disk (SQLITE_FULL) has already rolled it back
+                    await self.conn.execute("ROLLBACK")
                 raise
             else:
                 await self.conn.execute("COMMIT")
@@ -529,18 +532,25 @@ class Store:
     # ---- writes (call inside transaction()) ----------------------------------------
     @staticmethod
     async def insert_entry(conn, entry: MemoryEntry) -> None:
-        await conn.execute(
-            f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * 18)})", entry_to_row(entry)
-        )
+        await conn.execute(_INSERT_ENTRY, entry_to_row(entry))
         await Store.log_change(conn, entry.id, "insert")
 
     @staticmethod
     async def update_entry(conn, entry: MemoryEntry) -> None:
         row = entry_to_row(entry)
-        await conn.execute(
-            f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1:])} WHERE id=?", row[1:] + (row[0],)
-        )
+        await conn.execute(_UPDATE_ENTRY, row[1:] + (row[0],))
         await Store.log_change(conn, entry.id, "update")
+
+    @staticmethod
+    async def write_rows(conn, deletes: list[str], inserts: list[tuple], updates: list[tuple]) -> None:
+        """The gate's batches (engine/gate_bulk.py), set-based: rows as entry_to_row
+        makes them, deleted, inserted, then updated. The caller journals the changes."""
+        if deletes:
+            await conn.executemany("DELETE FROM entries WHERE id=?", [(i,) for i in deletes])
+        if inserts:
+            await conn.executemany(_INSERT_ENTRY, inserts)
+        if updates:
+            await conn.executemany(_UPDATE_ENTRY, [row[1:] + (row[0],) for row in updates])
 
     @staticmethod
     async def delete_entry(conn, entry_id: str) -> None:
@@ -567,19 +577,33 @@ class Store:
 
     @staticmethod
     async def log_change(conn, entry_id: str, op: str) -> None:
-        await conn.execute(
-            "INSERT INTO change_log(entry_id, op, at) VALUES (?,?,?)", (entry_id, op, to_iso(utcnow()))
-        )
+        await Store.log_changes(conn, [(entry_id, op)])
+
+    @staticmethod
+    async def log_changes(conn, changes: list[tuple[str, str]]) -> None:
+        """(entry id, op) rows for the change journal, in order."""
+        at = to_iso(utcnow())
+        await conn.executemany("INSERT INTO change_log(entry_id, op, at) VALUES (?,?,?)",
+                               [(entry_id, op, at) for entry_id, op in changes])
+
+    @staticmethod
+    def audit_row(action: str, actor: str, entry_id: Optional[str], reason: str = "",
+                  detail: Optional[dict] = None, at: Optional[datetime] = None) -> tuple:
+        return (to_iso(at or utcnow()), action, actor, entry_id, reason,
+                json.dumps(detail or {}, ensure_ascii=False, default=str))
 
     @staticmethod
     async def audit(
         conn, action: str, actor: str, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None,
         at: Optional[datetime] = None,
     ) -> None:
-        await conn.execute(
-            "INSERT INTO audit(at, action, actor, entry_id, reason, detail) VALUES (?,?,?,?,?,?)",
-            (to_iso(at or utcnow()), action, actor, entry_id, reason, json.dumps(detail or {}, ensure_ascii=False, default=str)),
-        )
+        await Store.audit_rows(conn, [Store.audit_row(action, actor, entry_id, reason, detail, at)])
+
+    @staticmethod
+    async def audit_rows(conn, rows: list[tuple]) -> None:
+        """Audit records made by audit_row, in order."""
+        await conn.executemany("INSERT INTO audit(at, action, actor, entry_id, reason, detail) VALUES (?,?,?,?,?,?)",
+                               rows)
 
     async def audit_records(
         self, entry_id: Optional[str] = None, action: Optional[str] = None, limit: int = 500

@@ -20,7 +20,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..models import to_iso, utcnow
+from ..gate_bulk import load_fixture
+from ..models import MemoryEntry, utcnow
 from ..store import Store
 from .tokenize import entry_text, index_tokens
 
@@ -79,24 +80,20 @@ def synthetic_corpus(n: int, seed: int = 0, vocab: int = 20_000):
 
 async def build_store(path: Path, n: int, seed: int = 0, model_id: str = f"{MODEL_NAME}:{DIM}"):
     """A throwaway store with n semantic entries (change_log rows included) and stamped
-    random unit vectors. Rows go in directly, not through the write gate: this store
-    holds synthetic measurement data only, and building 100k entries through the
-    gate would measure the gate, not recall (make bench measures the gate apart)."""
+    random unit vectors. Entries land through the gate's fixture path
+    (gate_bulk.load_fixture: set-based, no scanner): this store holds synthetic
+    measurement data only, and scanning 100k entries would measure the gate, not
+    recall (make bench measures the gated import apart)."""
     corpus = synthetic_corpus(n, seed)
     rng = np.random.default_rng(seed + 1)
     store = await Store.open(path)
-    now = to_iso(utcnow())
+    now = utcnow()
     ids = [str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | i)) for i in range(n)]
+    await load_fixture(store, (
+        MemoryEntry(id=ids[i], key=k, content=c, tags=t, source_session="bench", created_at=now, updated_at=now,
+                    last_accessed=now, importance=0.5)
+        for i, (k, c, t) in enumerate(corpus)), "bench", "recall benchmark corpus")
     async with store.transaction() as conn:
-        await conn.executemany(
-            "INSERT INTO entries(id, type, tier, key, content, tags, source_session, created_at, updated_at, "
-            "importance, access_count, last_accessed, embedding_id, episode_id, version, superseded_by, source, pinned) "
-            "VALUES (?, 'environment', 'semantic', ?, ?, ?, 'bench', ?, ?, ?, 0, ?, '', NULL, 1, NULL, 1, 0)",
-            [(ids[i], k, c, json.dumps(t), now, now, 0.5, now) for i, (k, c, t) in enumerate(corpus)],
-        )
-        await conn.executemany(
-            "INSERT INTO change_log(entry_id, op, at) VALUES (?, 'insert', ?)", [(i, now) for i in ids]
-        )
         chunk = 10_000
         for start in range(0, n, chunk):
             m = rng.standard_normal((min(chunk, n - start), DIM)).astype(np.float32)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from ..cli import EXIT_OK, emit, positive_int
 from ..config import Settings, parse_assignments
+from ..progress import for_cli
 from . import kb_cli
 
 
@@ -88,18 +88,18 @@ async def cmd_eval(_engine, args) -> int:
     if args.judgments:
         return await _eval_judgments(_engine, args, overrides)
 
-    def progress(done: int, total: int) -> None:
-        print(f"\r{done}/{total} questions", end="", file=sys.stderr, flush=True)
-
     factory = None
     if args.cache:
         from .eval_cache import cached_embedder_factory
 
         factory = cached_embedder_factory(args.cache)
     if args.longmemeval:
-        report = await run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides or None,
-                                       progress=progress, embedder_factory=factory)
-        print(file=sys.stderr)
+        progress = for_cli(args, "eval", "questions")
+        try:
+            report = await run_longmemeval(args.longmemeval, args.granularity, args.limit, overrides or None,
+                                           progress=progress, embedder_factory=factory)
+        finally:
+            progress.close()
     else:
         report = await run_beir(args.beir, args.split, limit=args.limit, overrides=overrides or None,
                                 embedder_factory=factory)
@@ -110,12 +110,11 @@ async def cmd_eval(_engine, args) -> int:
 async def _eval_judgments(engine, args, overrides: dict) -> int:
     engine.settings.override(overrides)  # a --set the config's values make invalid is refused here
 
-    def progress(done: int, total: int) -> None:
-        print(f"\rjudging {done}/{total} queries", end="", file=sys.stderr, flush=True)
-
-    report = await engine.evaluate_judgments(overrides or None, progress=progress)
-    if report["per_query"]:
-        print(file=sys.stderr)
+    progress = for_cli(args, "judging", "queries")
+    try:
+        report = await engine.evaluate_judgments(overrides or None, progress=progress)
+    finally:
+        progress.close()
     m, skipped = report["metrics"], report["skipped"]
     notes = []
     if skipped["purged_judgments"]:

@@ -44,6 +44,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from ..gate_bulk import load_fixture
 from ..models import InvalidValue, MemoryEntry, utcnow
 from ..store import Store
 from .pipeline import prepare_query
@@ -155,11 +156,10 @@ def _make_service(store, settings, embedder_factory, reranker_factory):
 async def _index(store, entries, settings, embedder_factory, reranker_factory, acc: _Accumulator):
     """Load entries into a throwaway evaluation store and embed them; returns the
     service and the seconds spent embedding. The store holds benchmark text, not
-    anyone's memory: it skips the write gate, whose scanner would refuse some chat
+    anyone's memory: it loads through the gate's fixture path (gate_bulk.load_fixture),
+    which lands every document as given, since the scanner would refuse some chat
     turns and skew what is measured."""
-    async with store.transaction() as conn:
-        for e in entries:
-            await Store.insert_entry(conn, e)
+    await load_fixture(store, entries, "eval", "evaluation corpus")
     svc = _make_service(store, settings, embedder_factory, reranker_factory)
     await svc.open()
     t = time.perf_counter()

@@ -55,11 +55,11 @@ def test_counts_are_refused_before_any_work(tmp_path, capsys, argv, message):
 
 
 def test_a_full_disk_on_add_is_a_clear_error(tmp_path, capsys, monkeypatch):
-    async def full(conn, entry):
+    async def full(conn, deletes, inserts, updates):
         raise sqlite3.OperationalError("database or disk is full")
 
     db = str(tmp_path / "m.db")
-    monkeypatch.setattr(Store, "insert_entry", staticmethod(full))
+    monkeypatch.setattr(Store, "write_rows", staticmethod(full))
     assert main(["--db", db, "--create", "add", "--key", "k", "--content", "v"]) == 1
     err = capsys.readouterr().err
     assert "the disk holding the store is full" in err and "Traceback" not in err

@@ -19,20 +19,23 @@ from engine.cli import main
 
 CHILD = textwrap.dedent("""
     import os, sys
+    import engine.memory
     from engine.cli import main
     from engine.store import Store
 
     db, src, kill_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    original, inserts = Store.insert_entry, 0
+    original, inserts = Store.write_rows, 0
+    engine.memory.IMPORT_BATCH = 500             # batches of 500: kills land between and inside them
 
-    async def counted(conn, entry):
+    async def counted(conn, deletes, rows, updates):
         global inserts
-        inserts += 1
-        if inserts == kill_at:
-            os._exit(9)                          # SIGKILL-like: no cleanup, no rollback
-        await original(conn, entry)
+        if inserts < kill_at <= inserts + len(rows):
+            await original(conn, deletes, rows[:kill_at - inserts - 1], [])
+            os._exit(9)                          # SIGKILL-like, mid-transaction: no cleanup, no rollback
+        inserts += len(rows)
+        await original(conn, deletes, rows, updates)
 
-    Store.insert_entry = staticmethod(counted)
+    Store.write_rows = staticmethod(counted)
     code = main(["--db", db, "import", src])
     print("INSERTS", inserts)
     sys.exit(code)
@@ -81,6 +84,8 @@ def snapshot(db: Path) -> dict:
         "dangling": con.execute("SELECT count(*) FROM entries a WHERE superseded_by IS NOT NULL AND NOT EXISTS "
                                 "(SELECT 1 FROM entries b WHERE b.id=a.superseded_by)").fetchone()[0],
         "integrity": con.execute("PRAGMA integrity_check").fetchone()[0],
+        "unaudited": con.execute("SELECT count(*) FROM entries e WHERE NOT EXISTS "
+                                 "(SELECT 1 FROM audit a WHERE a.entry_id=e.id)").fetchone()[0],
     }
     con.close()
     return out
@@ -131,5 +136,8 @@ def test_killed_imports_resume_to_the_same_store(prepared):
         assert killed.returncode == 9, (kill_at, killed.stderr)
         partial = snapshot(db)
         assert partial["dangling"] == 0 and partial["integrity"] == "ok", kill_at
+        # the killed batch rolled back whole: what is there committed with its audit record
+        assert partial["unaudited"] == 0, kill_at
+        assert {e[0] for e in partial["entries"]} <= {e[0] for e in ref["entries"]}, kill_at
         assert main(["--db", str(db), "import", str(src)]) == 0
         assert snapshot(db) == ref, f"killed at insert {kill_at}"
