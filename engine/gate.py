@@ -597,8 +597,7 @@ class WriteGate:
                     cur = await conn.execute("DELETE FROM episodes WHERE id=?", (entry.episode_id,))
                     if not cur.rowcount:
                         continue  # gone meanwhile
-                    await self._place(conn, entry, await self.store.current_for_key(conn, entry.type, entry.key),
-                                      actor, "episode retention")
+                    await self._place_in(conn, entry, actor, "episode retention")
                     await self._audit(conn, "demote_episode", actor, entry.id, "memory.maxEpisodes", {
                         "episode": entry.episode_id, "session": entry.source_session,
                         "importance": change.effective_importance, "max_episodes": cap})
