@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import AsyncIterator, Optional
@@ -68,15 +69,18 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def http_server(db: Path, config: Path, *extra: str):
-    """`echo-memory mcp --transport http` on an ephemeral loopback port; yields its URL."""
+    """`echo-memory mcp --transport http` on an ephemeral loopback port; yields its URL.
+    Its log goes to a file, not a pipe: an unread pipe fills and blocks the server."""
     port = free_port()
+    log = tempfile.TemporaryFile()
     proc = subprocess.Popen(mcp_command(db, config, "--transport", "http", "--port", str(port), *extra),
-                            env=server_env(), cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            env=server_env(), cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=log)
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"the HTTP server exited: {proc.stderr.read().decode()[-2000:]}")
+                log.seek(0)
+                raise RuntimeError(f"the HTTP server exited: {log.read().decode()[-2000:]}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 break
             if time.monotonic() > deadline:
@@ -90,6 +94,7 @@ def http_server(db: Path, config: Path, *extra: str):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        log.close()
 
 
 @contextlib.asynccontextmanager
