@@ -76,7 +76,7 @@ DRIVER = textwrap.dedent("""
 
 def test_two_consolidators_and_an_importer_share_a_store(tmp_path):
     db = tmp_path / "memory.db"
-    assert main(["--db", str(db), "stats"]) == 0
+    assert main(["--db", str(db), "--create", "stats"]) == 0
     script = tmp_path / "driver.py"
     script.write_text(DRIVER)
     until = time.time() + SECONDS

@@ -70,7 +70,7 @@ def build_file(path: Path) -> None:
 
 def seed(db: Path) -> None:
     """A store that already holds entries the import meets (replaced, or guarded)."""
-    assert main(["--db", str(db), "add", "--key", "single/5", "--content", "seeded", "--source", "legacy"]) == 0
+    assert main(["--db", str(db), "--create", "add", "--key", "single/5", "--content", "seeded", "--source", "legacy"]) == 0
     assert main(["--db", str(db), "add", "--key", "chain/14", "--content", "seeded", "--source", "user_stated"]) == 0
 
 

@@ -23,7 +23,8 @@ asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
 
 def test_two_processes_write_without_loss(tmp_path):
     db = tmp_path / "shared.db"
-    subprocess.run([sys.executable, "-m", "engine.cli", "--db", str(db), "stats"], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-m", "engine.cli", "--db", str(db), "--create", "stats"], check=True,
+                   capture_output=True)
     n = 60
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db), name, str(n)], stderr=subprocess.PIPE)
              for name in ("alpha", "beta")]
