@@ -5,7 +5,11 @@ here and passes `open_app` for the no-command case; `python -m engine.cli` with
 no command prints the help and points to the app.
 
 Exit codes: 0 ok, 1 failure (missing entry, unusable store), 2 usage error or
-invalid value, 3 refused by the scanner or a guard."""
+invalid value, 3 refused by the scanner or a guard.
+
+Why so long: the argparse tree of the core commands, each with its help text
+and allowed values; recall, consolidation, bridge and kb commands register
+from their own modules."""
 
 from __future__ import annotations
 

@@ -4,7 +4,11 @@ per-stage timings, and a knob panel whose changes recompute at once. A
 baseline pin shows how each candidate's rank moved. Recall here is always dry:
 no access is recorded. The one thing written here is a relevance judgment (v / x /
 backspace on a candidate), and the metrics strip measures every judged query
-for the knobs beside the saved settings, in a worker, after each change."""
+for the knobs beside the saved settings, in a worker, after each change.
+
+Why so long: one view whose parts (query, candidate table, knob panel, metrics
+strip, baseline) share one recompute cycle; the table and knobs already live
+in their own widgets."""
 
 from __future__ import annotations
 

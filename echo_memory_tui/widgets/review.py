@@ -4,7 +4,10 @@ dates and versions; the verifier's explanation and what the automatic policy
 would have done. Keys: keep A, keep B, keep both, merge (edit the merged
 text), skip, undo; h shows the history of decisions (who decided, when, what)
 with undo of any decision still in force. Every resolution goes through
-engine.consolidation."""
+engine.consolidation.
+
+Why so long: the queue and the history share the selection, the side-by-side
+pair and the undo path; splitting them would duplicate that state."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ async def test_bad_qrels_score_names_the_line(tmp_path, capsys):
     qrels = tmp_path / "q.tsv"
     qrels.write_text("q1\tdoc\t1\nq1\tdoc2\tmaybe\n")
     (tmp_path / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "x"}) + "\n")
-    code = await asyncio.to_thread(cli, "--db", str(tmp_path / "b.db"), "judgments", "import", "--qrels", str(qrels),
+    code = await asyncio.to_thread(cli, "--db", str(tmp_path / "b.db"), "--create", "judgments", "import", "--qrels", str(qrels),
                                    "--queries", str(tmp_path / "queries.jsonl"))
     assert code == 2
     assert f"{qrels}: line 2: score 'maybe'" in capsys.readouterr().err
@@ -97,7 +97,7 @@ async def test_longmemeval_file_as_judgments(tmp_path, capsys):
 async def test_not_a_longmemeval_file(tmp_path, capsys):
     path = tmp_path / "x.json"
     path.write_text('{"not": "a list"}')
-    code = await asyncio.to_thread(cli, "--db", str(tmp_path / "x.db"), "judgments", "import", "--longmemeval",
+    code = await asyncio.to_thread(cli, "--db", str(tmp_path / "x.db"), "--create", "judgments", "import", "--longmemeval",
                                    str(path))
     assert code == 2 and "is not a LongMemEval file" in capsys.readouterr().err
 

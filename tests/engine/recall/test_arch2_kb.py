@@ -81,7 +81,7 @@ def _empty(tmp_path):
 
 def test_cli_kb_commands(tmp_path, docs, capsys):
     db = str(tmp_path / "s.db")
-    assert main(["--db", db, "kb", "info"]) == 0
+    assert main(["--db", db, "--create", "kb", "info"]) == 0
     assert "not built yet" in capsys.readouterr().out
     assert main(["--db", db, "kb", "recall", "deploy"]) == 1
     assert "kb build" in capsys.readouterr().err
