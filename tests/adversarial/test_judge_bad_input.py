@@ -74,7 +74,8 @@ async def test_qrels_without_a_queries_file_says_where_it_looked(tmp_path, capsy
     (tmp_path / "qrels").mkdir()
     qrels = tmp_path / "qrels" / "test.tsv"
     qrels.write_text("q1\tdoc\t1\n")
-    code = await asyncio.to_thread(main, ["--db", str(tmp_path / "b.db"), "--create", "judgments", "import", "--qrels", str(qrels)])
+    code = await asyncio.to_thread(main, ["--db", str(tmp_path / "b.db"), "--create", "judgments", "import",
+                                          "--qrels", str(qrels)])
     assert code == 2
     assert f"no queries file {tmp_path / 'queries.jsonl'}: give the BEIR queries.jsonl with --queries" in \
         capsys.readouterr().err
