@@ -58,6 +58,7 @@ from .messages import (
 from .widgets.browser import EntryBrowser
 from .widgets.lattice import VersionLattice
 from .widgets.memory import MemoryView
+from .widgets.progress import Job, JobPanel
 from .widgets.pyramid import TierPyramid
 from .widgets.status import StatusBar
 
@@ -93,6 +94,8 @@ class Bulk:
     changed: list[MemoryEntry]
     action: str = "updated"
     refused: list[str] = field(default_factory=list)
+    what: str = ""  # when set, names the write in the notice and the undo list
+    note: str = ""
 
     @property
     def entry(self) -> Optional[MemoryEntry]:
@@ -152,6 +155,8 @@ class EchoMemoryApp(App[int]):
         self.undo_list: list[UndoStep] = []  # this session's writes, oldest first
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        if action == "cancel_job" and not self.jobs.jobs:
+            return False  # no job: the key is not in the footer and does what it does elsewhere
         return keys.key_allowed("app", action, self)
 
     # ---- keys typed in a burst -----------------------------------------------------------
@@ -214,6 +219,7 @@ class EchoMemoryApp(App[int]):
             for view_id in VIEWS[1:]:
                 with TabPane(VIEW_TITLES[view_id], id=view_id):
                     yield Static("", classes="view-placeholder")
+        yield JobPanel(lambda: keys.display_keys(keys.BY_ID["app.cancel_job"], self.keymap), id="jobs")
         yield StatusBar(id="status")
         yield Footer()
 
@@ -270,6 +276,29 @@ class EchoMemoryApp(App[int]):
     @property
     def memory_view(self) -> MemoryView:
         return self.query_one(MemoryView)
+
+    # ---- long jobs: progress and stop --------------------------------------------------------
+    @property
+    def jobs(self) -> JobPanel:
+        return self.query_one(JobPanel)
+
+    def start_job(self, title: str) -> Job:
+        """A job line in the panel (and the stop key in the footer) until end_job."""
+        job = self.jobs.add(Job(title))
+        self.refresh_bindings()
+        return job
+
+    def end_job(self, job: Job) -> None:
+        for panel in self.query(JobPanel):  # (gone when the app is closing)
+            panel.remove_job(job)
+            self.refresh_bindings()
+
+    def action_cancel_job(self) -> None:
+        """Stop the newest job: the engine stops at its next page or batch boundary."""
+        job = self.jobs.newest()
+        if job is not None:
+            job.cancel()
+            self.notify(f"Stopping {job.title.lower()}…", title="Stop", timeout=3)
 
     # ---- engine lifecycle ------------------------------------------------------------
     @work(exclusive=True, group="engine")
@@ -749,7 +778,8 @@ class EchoMemoryApp(App[int]):
                 self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
             return
         ids: list[str] = []
-        note = ""
+        note = getattr(result, "note", "")
+        what = getattr(result, "what", "") or what
         entry = getattr(result, "entry", None)
         changed = list(getattr(result, "changed", []))
         if entry is not None:
@@ -1024,26 +1054,45 @@ class EchoMemoryApp(App[int]):
 
     @work(exclusive=True, group="decay")
     async def _decay_preview(self) -> None:
+        """The preview reads the store a page at a time with a progress line; stopping it
+        writes nothing. Apply archives what the preview showed, a batch per transaction."""
         from .screens.dialogs import DecayPreviewScreen
 
+        job = self.start_job("Decay preview")
         try:
-            changes = await self.engine.decay(dry_run=True, actor="user")
+            run = await self.retry_busy(lambda: self.engine.decay_preview(job.update, job.cancelled))
         except Exception as exc:
             self.notify(f"{type(exc).__name__}: {exc}", title="Decay preview failed", severity="error")
             return
+        finally:
+            self.end_job(job)
+        if run.cancelled:
+            self.notify(f"Decay preview stopped at {run.done:,} / {run.total:,} entries: nothing was written.",
+                        title="Decay")
+            return
+        changes = run.changes
         threshold = float(self.engine.settings.get("memory.archiveThreshold"))
 
         def decided(apply: Optional[bool]) -> None:
             if apply:
                 self.write(f"decay pass archived {len(changes)} entries",
-                           lambda engine: self._apply_decay(engine), undo_ids=[c.entry.id for c in changes])
+                           lambda engine: self._apply_decay(engine, changes), undo_ids=[c.entry.id for c in changes])
 
         self.push_screen(DecayPreviewScreen(changes, threshold, self.read_only), decided)
 
-    @staticmethod
-    async def _apply_decay(engine: MemoryEngine) -> Any:
-        changes = await engine.decay(dry_run=False, actor="user")
-        return Bulk([c.entry for c in changes])
+    async def _apply_decay(self, engine: MemoryEngine, changes: list[Any]) -> Bulk:
+        job = self.start_job("Decay apply")
+        try:
+            run = await engine.decay_apply(changes, job.update, job.cancelled)
+        finally:
+            self.end_job(job)
+        archived = len(run.changes)
+        skipped = run.done - archived  # pinned, recalled or edited since the preview
+        note = f"{skipped} changed since the preview, left as they are" if skipped else ""
+        if run.cancelled:
+            note = (f"stopped: {archived:,} archived in whole batches, {run.total - run.done:,} untouched"
+                    + (f"; {note}" if note else ""))
+        return Bulk([c.entry for c in run.changes], what=f"decay pass archived {archived:,} entries", note=note)
 
     async def action_consolidate(self) -> None:
         if not self.can_write("consolidation"):

@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Option
 
 from .actors import Actor, AnyActor
 from .config import Settings
-from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
+from .decay import (
+    CancelFn,
+    ProgressFn,
+    below_threshold,
+    curve,
+    days_until_threshold,
+    decay_factor,
+    effective_importance,
+    half_life_days,
+    report,
+    stop_requested,
+)
 from .fields import validate_session_key, validate_tags
 from .files import atomic_write
 from .gate import DecayChange, EntryNotFound, WriteGate, WriteOutcome, WriteRejected
@@ -37,6 +48,9 @@ if TYPE_CHECKING:
     from .recall.episodes import EpisodeSearchResult
     from .recall.results import RecallResult
     from .recall.service import ModelStatus, RecallService
+
+DECAY_PAGE = 2000  # entries a decay preview reads between progress reports
+DECAY_BATCH = 500  # entries a decay apply archives per transaction
 
 SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
             "type", "source", "version")
@@ -336,6 +350,54 @@ class MemoryEngine:
 
     async def decay(self, dry_run: bool = True, actor: AnyActor = None) -> list[DecayChange]:
         return await self.gate.decay_pass(apply=not dry_run, actor=self.who(actor))
+
+    # ---- long work with progress and cancel: decay preview and apply (issue 9) -------------
+    async def decay_preview(self, progress: Optional[ProgressFn] = None, cancelled: Optional[CancelFn] = None,
+                            page: int = DECAY_PAGE) -> "DecayRun":
+        """What a decay pass would archive, read a page at a time so the caller can show
+        counts and stop between pages (a cancelled preview returns what it had found)."""
+        threshold = float(self.settings.get("memory.archiveThreshold"))
+        now, base = self.clock(), self.settings.half_life_days
+        live = "tier='semantic' AND superseded_by IS NULL"
+        total = (await self.store.fetchone(f"SELECT count(*) FROM entries WHERE {live}"))[0]
+        run = DecayRun(total=total)
+        report(progress, 0, total)
+        last = ""
+        while not stop_requested(cancelled):
+            rows = await self.store.fetchall(
+                f"SELECT {ENTRY_COLUMNS} FROM entries WHERE {live} AND id > ? ORDER BY id LIMIT ?", (last, page))
+            if not rows:
+                return run
+            last = rows[-1][0]
+            entries = [row_to_entry(r) for r in rows]
+            run.changes += [DecayChange(e, eff, "archive") for e, eff in below_threshold(entries, now, base, threshold)]
+            run.done = min(total, run.done + len(rows))
+            report(progress, run.done, total)
+            await asyncio.sleep(0)  # a page at a time: the caller's event loop keeps drawing
+        run.cancelled = True
+        return run
+
+    async def decay_apply(self, changes: list[DecayChange], progress: Optional[ProgressFn] = None,
+                          cancelled: Optional[CancelFn] = None, batch: int = DECAY_BATCH,
+                          actor: AnyActor = None) -> "DecayRun":
+        """Archive previewed changes in batches of `batch`, one transaction each: a batch
+        lands whole or not at all. A cancel stops between batches; the batches done stay
+        archived (each entry audited), the rest are untouched, and one `decay_run` audit
+        record says how many were archived of how many and whether it was cancelled."""
+        who = self.who(actor)
+        run = DecayRun(total=len(changes))
+        report(progress, 0, run.total)
+        for start in range(0, len(changes), batch):
+            if stop_requested(cancelled):
+                run.cancelled = True
+                break
+            chunk = changes[start:start + batch]
+            run.changes += await self.gate.archive_decayed(chunk, who)
+            run.done += len(chunk)
+            report(progress, run.done, run.total)
+        await self.gate.archive_decayed([], who, summary={
+            "candidates": run.total, "checked": run.done, "archived": len(run.changes), "cancelled": run.cancelled})
+        return run
 
     async def record_access(self, entry_ids: Iterable[str]) -> None:
         await self.gate.record_access(entry_ids)
@@ -680,6 +742,17 @@ class MemoryEngine:
         return await self.gate.revert(step.before, step.created, self.who(actor), f"undo: {step.what}")
 
 
+@dataclass
+class DecayRun:
+    """A decay preview or apply: the changes found (preview) or made (apply), how many of
+    total were looked at, and whether the caller stopped it."""
+
+    changes: list[DecayChange] = field(default_factory=list)
+    done: int = 0
+    total: int = 0
+    cancelled: bool = False
+
+
 @dataclass(frozen=True)
 class UndoStep:
     """One write that can be taken back: the entries as they were before it and the
@@ -696,4 +769,4 @@ class UndoStep:
         return cls(what, before, tuple(e.id for e in changed if e.id not in known))
 
 
-__all__ = ["MemoryEngine", "EntryFilter", "ImportReport", "StoreChange", "UndoStep"]
+__all__ = ["MemoryEngine", "DecayRun", "EntryFilter", "ImportReport", "StoreChange", "UndoStep"]
