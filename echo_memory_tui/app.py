@@ -153,6 +153,7 @@ class EchoMemoryApp(App[int]):
         self._hold_deadline = 0.0
         self._hold_generation = 0
         self.undo_list: list[UndoStep] = []  # this session's writes, oldest first
+        self.embedding_paused = False  # the backlog's job was stopped (E resumes)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
         if action == "cancel_job" and not self.jobs.jobs:
@@ -414,12 +415,46 @@ class EchoMemoryApp(App[int]):
         except Exception as exc:
             self.post_message(RecallState("failed", f"embeddings failed: {type(exc).__name__}: {exc}"))
             return
-        for _ in range(1200):
-            state = self._recall_state()
-            self.post_message(RecallState(*state))
-            if state[0] != "loading" and not state[1].startswith("embedding "):
-                return  # loaded (or failed) and no backlog left to count
-            await asyncio.sleep(0.5)
+        job: Optional[Job] = None
+        try:
+            for _ in range(1200):
+                job = await self._follow_backlog(job)
+                state = self._recall_state()
+                self.post_message(RecallState(*state))
+                if self.embedding_paused or (state[0] != "loading" and not state[1].startswith("embedding ")):
+                    return  # loaded (or failed) and no backlog left to count, or paused
+                await asyncio.sleep(0.5)
+        finally:
+            if job is not None:
+                self.end_job(job)
+
+    async def _follow_backlog(self, job: Optional[Job]) -> Optional[Job]:
+        """While the model works through entries without a vector, a job line counts them;
+        stopping it pauses the embedding (recall finds those entries by words meanwhile)."""
+        status = self.engine.recall_status()
+        if status.state != "ready" or not status.pending:
+            if job is not None:
+                self.end_job(job)
+            return None
+        job = job or self.start_job("Embedding backlog")
+        if job.cancelled():
+            left = await self.engine.pause_embedding()
+            self.embedding_paused = True
+            self.end_job(job)
+            resume = keys.display_keys(keys.BY_ID["app.embed"], self.keymap)
+            self.notify(f"Embedding paused: {left:,} entries have no vector yet (recall finds them by their words). "
+                        f"{resume} resumes.", title="Embedding")
+            return None
+        job.update(status.indexed - status.pending, status.indexed)
+        return job
+
+    def action_embed_backlog(self) -> None:
+        """E: resume embedding the backlog after a stop."""
+        if self.engine is None or not self.embedding_paused:
+            self.notify("Embedding is not paused.", title="Embedding")
+            return
+        self.embedding_paused = False
+        self._warm_recall()
 
     def _recall_state(self) -> tuple[str, str]:
         engine = self.engine
@@ -435,6 +470,8 @@ class EchoMemoryApp(App[int]):
         }.get(status.state, f"embeddings {status.state}")
         if status.state == "ready" and status.pending:
             label = f"embedding {status.indexed - status.pending:,} / {status.indexed:,}"  # ready only when done
+            if self.embedding_paused:
+                label += " paused"
         if status.state == "failed" and status.message:
             label += f": {status.message}"
         if status.reranker_state == "failed":

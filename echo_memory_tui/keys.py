@@ -73,6 +73,8 @@ TABLE: tuple[Key, ...] = (
     Key("app.decay", "D", "decay", "Decay pass (preview, then apply)", show=False, write=True),
     Key("app.cancel_job", "ctrl+c", "cancel_job", "Stop the running job (decay preview or apply, embedding)",
         label="Stop", priority=True),
+    Key("app.embed", "E", "embed_backlog", "Resume embedding the vector backlog (after ctrl+c paused it)",
+        show=False),
     Key("app.consolidate", "C", "consolidate", "Run consolidation", show=False, write=True),
     Key("app.add", "N", "add_entry", "New entry", show=False, write=True, priority=True),
     Key("app.leave_input", "escape", "leave_input", "Leave the text field (back to the view's list)", show=False,

@@ -494,6 +494,16 @@ class MemoryEngine:
     def recall_status(self) -> "ModelStatus":
         return self.recall_service.model_status()
 
+    # ---- the embedding backlog: pause (issue 9, long work) ---------------------------------
+    async def pause_embedding(self) -> int:
+        """Stop embedding the vector backlog in the background; returns how many entries
+        still have no vector (recall finds them by BM25 meanwhile). warm_recall resumes."""
+        recall = self.__dict__.get("_recall")
+        if recall is None:
+            return 0
+        await recall._stop_drain()
+        return recall.pending_count
+
     async def apply_settings(self, settings: Settings) -> None:
         """Adopt new knobs (the app's saved playground settings) in the running engine."""
         self.settings = settings

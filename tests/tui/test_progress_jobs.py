@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 from datetime import timedelta
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from echo_memory_tui.widgets.progress import Job, duration, job_line
 from engine import MemoryEngine, MemoryTier
 
-from .conftest import NOW, frozen_clock, ready, wait_until
+from .conftest import NOW, frozen_clock, ready, recall_settings, wait_until
 
 N = 45
 
@@ -209,3 +210,80 @@ def test_job_line_counts_rate_and_eta():
     assert duration(3723) == "1:02:03" and duration(None) == "—"
     job.cancel()
     assert job.cancelled() and "stopping" in str(job_line(job, "^c"))
+
+
+# ---- the embedding backlog --------------------------------------------------------------------
+BACKLOG = 200
+
+
+@pytest.fixture
+def unembedded_db(tmp_path: Path) -> Path:
+    """BACKLOG entries and no vectors: all of them wait for the embedding model."""
+    path = tmp_path / "backlog.db"
+
+    async def build() -> None:
+        engine = await MemoryEngine.open(path, clock=frozen_clock, actor="user")
+        try:
+            for n in range(BACKLOG):
+                await engine.add(f"fact/{n:03d}", f"fact number {n} about topic {n % 7}")
+        finally:
+            await engine.close()
+
+    asyncio.run(build())
+    return path
+
+
+def held_embedder():
+    """The fake embedder, held inside its second batch until released (a thread event)."""
+    from tests.engine.recall.helpers import FakeEmbedder
+
+    class Held(FakeEmbedder):
+        def __init__(self, name: str) -> None:
+            super().__init__(name)
+            self.batches = 0
+            self.reached = threading.Event()
+            self.release = threading.Event()
+
+        def encode_sync(self, texts, batch_size: int = 64):
+            self.batches += 1
+            if self.batches == 2:
+                self.reached.set()
+                self.release.wait(20)
+            return super().encode_sync(texts, batch_size)
+
+    return Held("fake")
+
+
+async def test_stopping_the_embedding_backlog_pauses_it_until_E(unembedded_db, make_app):
+    embedder = held_embedder()
+
+    async def factory(path, settings, read_only, clock):
+        return await MemoryEngine.open(
+            path, settings, read_only=read_only, clock=clock, embedder_factory=lambda name, **kw: embedder
+        )
+
+    app = make_app(unembedded_db, recall_settings(), engine_factory=factory, warm_recall=True)
+    try:
+        async with app.run_test(size=(120, 32)) as pilot:
+            await ready(pilot)
+            await wait_until(pilot, embedder.reached.is_set, what="second batch started")
+            await wait_until(pilot, lambda: f"32 / {BACKLOG}" in panel_text(app), what="backlog line")
+            assert panel_text(app).startswith("Embedding backlog")
+            assert "cancel_job" in footer_keys(app)
+            await pilot.press("ctrl+c")
+            await wait_until(pilot, lambda: any("Embedding paused" in n for n in notices(app)), what="paused")
+            embedder.release.set()
+            left = BACKLOG - 32
+            assert any(f"{left:,} entries have no vector" in n and "E resumes" in n for n in notices(app))
+            await wait_until(pilot, lambda: not app.jobs.jobs, what="job line gone")
+            await wait_until(
+                pilot, lambda: app.status.model == f"embedding 32 / {BACKLOG} paused", what="status says paused"
+            )
+            await pilot.pause(0.6)  # the batch that was running ends; nothing picks the backlog up again
+            assert app.engine.recall_status().pending == left
+            await pilot.press("E")
+            await wait_until(pilot, lambda: app.engine.recall_status().pending == 0, what="backlog embedded")
+            await wait_until(pilot, lambda: app.status.model == "embeddings ready", what="ready")
+            assert not app.jobs.jobs
+    finally:
+        embedder.release.set()
