@@ -1107,7 +1107,7 @@ class EchoMemoryApp(App[int]):
             self.notify(f"Decay preview stopped at {run.done:,} / {run.total:,} entries: nothing was written.",
                         title="Decay")
             return
-        changes = run.changes
+        changes = run.items
         threshold = float(self.engine.settings.get("memory.archiveThreshold"))
 
         def decided(apply: Optional[bool]) -> None:
@@ -1123,19 +1123,38 @@ class EchoMemoryApp(App[int]):
             run = await engine.decay_apply(changes, job.update, job.cancelled)
         finally:
             self.end_job(job)
-        archived = len(run.changes)
+        archived = len(run.items)
         skipped = run.done - archived  # pinned, recalled or edited since the preview
         note = f"{skipped} changed since the preview, left as they are" if skipped else ""
         if run.cancelled:
             note = (f"stopped: {archived:,} archived in whole batches, {run.total - run.done:,} untouched"
                     + (f"; {note}" if note else ""))
-        return Bulk([c.entry for c in run.changes], what=f"decay pass archived {archived:,} entries", note=note)
+        return Bulk([c.entry for c in run.items], what=f"decay pass archived {archived:,} entries", note=note)
 
     async def action_consolidate(self) -> None:
         if not self.can_write("consolidation"):
             return
-        review = await self.ensure_view("review")
-        review.run_consolidation()
+        await self.ensure_view("review")
+        self._consolidate()
+
+    @work(exclusive=True, group="consolidate")
+    async def _consolidate(self) -> None:
+        """Every session with new messages, a session at a time with a job line; a stop
+        lets the session in hand finish. The review view shows the runs."""
+        from .widgets.review import ReviewView
+
+        job = self.start_job("Consolidation (sessions)")
+        try:
+            run = await self.engine.consolidate_sessions(job.update, job.cancelled)
+        except Exception as exc:
+            self.notify(f"{type(exc).__name__}: {exc}", title="Consolidation failed", severity="error")
+            return
+        finally:
+            self.end_job(job)
+        if run.cancelled:
+            self.notify(f"Consolidation stopped after {run.done} of {run.total} sessions; the others keep their "
+                        "messages for the next run.", title="Consolidation")
+        self._view_widget("review").post_message(ReviewView.Consolidated(run.items))
 
 
 def run_app(db_path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,

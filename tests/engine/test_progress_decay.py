@@ -30,8 +30,8 @@ async def test_preview_reports_each_page_and_finds_what_the_pass_would_archive(e
     seen: list[tuple[int, int]] = []
     run = await engine.decay_preview(progress=lambda done, total: seen.append((done, total)), page=10)
     assert not run.cancelled
-    assert sorted(c.entry.id for c in run.changes) == sorted(ids)
-    assert sorted(c.entry.id for c in run.changes) == sorted(c.entry.id for c in await engine.decay(dry_run=True))
+    assert sorted(c.entry.id for c in run.items) == sorted(ids)
+    assert sorted(c.entry.id for c in run.items) == sorted(c.entry.id for c in await engine.decay(dry_run=True))
     total = N + 2  # the pinned and the fresh entry are read too
     assert seen[0] == (0, total) and seen[-1] == (total, total)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) == 1 + 5  # 47 rows in pages of 10
@@ -44,15 +44,15 @@ async def test_a_cancelled_preview_stops_between_pages(engine, clock):
         progress=lambda done, total: pages.append(done), cancelled=lambda: len(pages) >= 3, page=10
     )
     assert run.cancelled and run.done == 20 and run.total == N + 2
-    assert len(run.changes) <= 20
+    assert len(run.items) <= 20
 
 
 async def test_apply_archives_in_batches_and_reports_counts(engine, clock):
     ids = await seed(engine, clock)
     preview = await engine.decay_preview()
     seen: list[tuple[int, int]] = []
-    run = await engine.decay_apply(preview.changes, progress=lambda d, t: seen.append((d, t)), batch=20)
-    assert not run.cancelled and len(run.changes) == N
+    run = await engine.decay_apply(preview.items, progress=lambda d, t: seen.append((d, t)), batch=20)
+    assert not run.cancelled and len(run.items) == N
     assert seen == [(0, N), (20, N), (40, N), (N, N)]
     assert set((await tiers(engine, ids)).values()) == {MemoryTier.ARCHIVAL}
     [summary] = await engine.audit(action="decay_run")
@@ -64,10 +64,10 @@ async def test_cancelled_apply_keeps_whole_batches_and_audits_what_it_did(engine
     preview = await engine.decay_preview()
     batches: list[int] = []
     run = await engine.decay_apply(
-        preview.changes, progress=lambda d, t: batches.append(d), cancelled=lambda: len(batches) >= 3, batch=20
+        preview.items, progress=lambda d, t: batches.append(d), cancelled=lambda: len(batches) >= 3, batch=20
     )  # stop after two batches
-    assert run.cancelled and run.done == 40 and len(run.changes) == 40
-    archived = {c.entry.id for c in preview.changes[:40]}
+    assert run.cancelled and run.done == 40 and len(run.items) == 40
+    archived = {c.entry.id for c in preview.items[:40]}
     now = await tiers(engine, ids)
     assert {i for i, t in now.items() if t is MemoryTier.ARCHIVAL} == archived
     assert {i for i, t in now.items() if t is MemoryTier.SEMANTIC} == set(ids) - archived
@@ -76,7 +76,7 @@ async def test_cancelled_apply_keeps_whole_batches_and_audits_what_it_did(engine
     assert summary.reason == "cancelled"
     assert summary.detail == {"candidates": N, "checked": 40, "archived": 40, "cancelled": True}
     # the rest are still there for the next pass
-    assert {c.entry.id for c in (await engine.decay_preview()).changes} == set(ids) - archived
+    assert {c.entry.id for c in (await engine.decay_preview()).items} == set(ids) - archived
 
 
 async def test_a_batch_that_fails_midway_is_rolled_back_whole(engine, clock, monkeypatch):
@@ -93,9 +93,9 @@ async def test_a_batch_that_fails_midway_is_rolled_back_whole(engine, clock, mon
 
     monkeypatch.setattr(Store, "log_change", staticmethod(failing))
     with pytest.raises(OSError):
-        await engine.decay_apply(preview.changes, batch=20)
+        await engine.decay_apply(preview.items, batch=20)
     monkeypatch.setattr(Store, "log_change", staticmethod(original))
     now = await tiers(engine, ids)
-    first = {c.entry.id for c in preview.changes[:20]}
+    first = {c.entry.id for c in preview.items[:20]}
     assert {i for i, t in now.items() if t is MemoryTier.ARCHIVAL} == first  # batch 1 whole, batch 2 none
     assert {r.entry_id for r in await engine.audit(action="archive")} == first

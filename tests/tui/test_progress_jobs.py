@@ -287,3 +287,48 @@ async def test_stopping_the_embedding_backlog_pauses_it_until_E(unembedded_db, m
             assert not app.jobs.jobs
     finally:
         embedder.release.set()
+
+
+# ---- consolidation ----------------------------------------------------------------------------
+async def test_stopping_consolidation_finishes_the_session_in_hand_and_leaves_the_rest(demo_db, make_app):
+    from echo_memory_tui.screens.dialogs import TextScreen
+
+    async def add_sessions() -> None:
+        engine = await MemoryEngine.open(demo_db, clock=frozen_clock, actor="user")
+        try:
+            for key, text in (("s-editor", "I switched my editor to helix."), ("s-shell", "My shell is fish now.")):
+                await engine.open_session(key)
+                await engine.add_message(key, "user", text)
+        finally:
+            await engine.close()
+
+    await add_sessions()
+    hold = Hold()
+
+    async def factory(path, settings, read_only, clock):
+        engine = await MemoryEngine.open(path, settings, read_only=read_only, clock=clock)
+        consolidate = engine.consolidation.consolidate
+
+        async def held(key=None, trigger="manual"):
+            await hold.wait()
+            return await consolidate(key, trigger)
+
+        engine.consolidation.consolidate = held
+        return engine
+
+    app = make_app(demo_db, engine_factory=factory)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await ready(pilot)
+        pending = await app.engine.consolidation.sessions_to_consolidate()
+        assert len(pending) == 3
+        await pilot.press("C")
+        await wait_until(pilot, hold.reached.is_set, what="second session started")
+        await wait_until(pilot, lambda: "1 / 3" in panel_text(app), what="progress line")
+        assert panel_text(app).startswith("Consolidation (sessions)")
+        await pilot.press("ctrl+c")
+        hold.release.set()
+        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), timeout=30, what="run report")
+        assert any("stopped after 2 of 3 sessions" in n for n in notices(app))
+        assert "2 run(s)" in str(app.screen.query_one(".title").render())
+        assert not app.jobs.jobs
+        assert await app.engine.consolidation.sessions_to_consolidate() == pending[2:]
