@@ -24,6 +24,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
+from textual.command import CommandPalette
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
@@ -604,9 +605,14 @@ class EchoMemoryApp(App[int]):
         tabs.active = view_id
         self.hold_keys(lambda: self._view_has_focus(view_id))
 
-    def action_leave_input(self) -> None:
-        """Esc in a text field of a view: back to the view's main widget."""
+    async def action_leave_input(self) -> None:
+        """Esc in a text field of a view: back to the view's main widget. Esc in the command
+        palette closes it here, at once: its own Esc reaches it after the keys typed next
+        are routed, and those went into its closing input."""
         focused = self.focused
+        if isinstance(self.screen, CommandPalette):
+            await self.screen.run_action("escape")
+            return
         if len(self.screen_stack) > 1 or not isinstance(focused, Input):
             raise SkipAction()
         view = self._view_widget(self.query_one(TabbedContent).active)

@@ -81,7 +81,7 @@ TABLE: tuple[Key, ...] = (
         palette=False, priority=True),
     Key("app.undo", "u", "undo", "Undo the last write (pin, archive, restore, edit, purge, decay, bulk)",
         write=True, label="Undo"),
-    Key("app.undo_list", "U", "undo_list", "What can be undone (newest first)", show=False),
+    Key("app.undo_list", "U", "undo_list", "What can be undone (newest first)", show=False, priority=True),
     Key("app.jump", "colon", "jump", "Jump to an entry by id prefix or key", key_display=":", priority=True,
         label="Jump"),
     Key("app.open_linked", "ctrl+o", "open_linked",
