@@ -24,14 +24,14 @@ class Job:
         self.done = 0
         self.total = 0
         self.cancel_requested = False
-        self._clock = clock
-        self._started = clock()
-        self._start_done: Optional[int] = None  # the count when the first report came
+        self.clock = clock
+        self.started = clock()
+        self.start_done: Optional[int] = None  # the count at the first report: the rate counts from there
 
     def update(self, done: int, total: int) -> None:
         """The engine's progress callback: (done, total)."""
-        if self._start_done is None:
-            self._start_done, self._started = done, self._clock()
+        if self.start_done is None:
+            self.start_done, self.started = done, self.clock()
         self.done, self.total = done, total
 
     def cancel(self) -> None:
@@ -43,8 +43,8 @@ class Job:
 
     def rate(self) -> Optional[float]:
         """Items per second since the first report (None until there is something to divide)."""
-        elapsed = self._clock() - self._started
-        moved = self.done - (self._start_done or 0)
+        elapsed = self.clock() - self.started
+        moved = self.done - (self.start_done or 0)
         return moved / elapsed if elapsed > 0 and moved > 0 else None
 
     def eta_s(self) -> Optional[float]:

@@ -332,3 +332,72 @@ async def test_stopping_consolidation_finishes_the_session_in_hand_and_leaves_th
         assert "2 run(s)" in str(app.screen.query_one(".title").render())
         assert not app.jobs.jobs
         assert await app.engine.consolidation.sessions_to_consolidate() == pending[2:]
+
+
+# ---- snapshots: the job line and the dialogs around long work, at the three sizes ------------
+SIZES = [(80, 24), (120, 32), (160, 48)]
+
+
+async def quiet(pilot, *running: str) -> None:
+    """Every worker has finished (but those of the named groups): the picture is complete."""
+    app = pilot.app
+    await wait_until(
+        pilot, lambda: not [w for w in app.workers if not w.is_finished and w.group not in running], what="workers done"
+    )
+    app.clear_notifications()
+    await pilot.pause(0.1)
+
+
+def frozen_job(job: Job) -> None:
+    """Rate and ETA from a fixed clock: 1 entry/s since the first report, so the picture is stable."""
+    job.clock = lambda: 1000.0
+    job.started, job.start_done = 1000.0 - job.done, 0
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_snapshot_decay_apply_job_line(demo_db, make_app, snap_compare, size):
+    """The demo store a year on (its clock moved, so entries have decayed), its decay
+    apply held after the first batch of 10."""
+    from .test_snapshots import settle
+
+    hold = Hold()
+    app = make_app(demo_db, engine_factory=held_engine(hold, "apply"), clock=lambda: NOW + timedelta(days=365))
+
+    async def run_before(pilot):
+        await ready(pilot)
+        await pilot.press("D")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "DecayPreviewScreen", what="preview")
+        await pilot.click("#yes")
+        await wait_until(pilot, hold.reached.is_set, what="first batch archived")
+        frozen_job(app.jobs.newest())
+        await quiet(pilot, "write", "watch")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("dialog", ["help", "decay-preview", "undo-list"])
+def test_snapshot_dialog_at_size(demo_db, make_app, snap_compare, dialog, size):
+    from .test_snapshots import settle
+
+    key, screen = {
+        "help": ("question_mark", "HelpScreen"),
+        "decay-preview": ("D", "DecayPreviewScreen"),
+        "undo-list": ("U", "TextScreen"),
+    }[dialog]
+    app = make_app(demo_db)
+
+    async def run_before(pilot):
+        await ready(pilot)
+        if dialog == "undo-list":  # something to list: a pin and an unpin
+            for n in (1, 2):
+                await pilot.press("p")
+                await wait_until(pilot, lambda: len(app.undo_list) == n, what=f"write {n} on the undo list")
+        await quiet(pilot, "watch")  # (toasts cleared before the dialog covers them)
+        await pilot.press(key)
+        await wait_until(pilot, lambda: type(app.screen).__name__ == screen, what=dialog)
+        app.clear_notifications()
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
