@@ -157,7 +157,7 @@ class EchoMemoryApp(App[int]):
         self.embedding_paused = False  # the backlog's job was stopped (E resumes)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
-        if action == "cancel_job" and not self.jobs.jobs:
+        if action == "cancel_job" and not any(panel.jobs for panel in self.query(JobPanel)):
             return False  # no job: the key is not in the footer and does what it does elsewhere
         return keys.key_allowed("app", action, self)
 
