@@ -124,8 +124,8 @@ async def test_stopping_a_decay_apply_keeps_whole_batches_audited_and_undoable(s
         assert "cancel_job" not in footer_keys(app)  # no job: no stop key in the footer
         await pilot.press("D")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "DecayPreviewScreen", what="preview")
-        await pilot.click("#yes")
-        await wait_until(pilot, hold.reached.is_set, what="first batch archived")
+        app.screen.query_one("#yes").press()  # Archive N
+        await wait_until(pilot, hold.reached.is_set, timeout=30, what="first batch archived")
         await wait_until(pilot, lambda: "10 / 45" in panel_text(app), what="progress line")
         line = panel_text(app)
         assert line.startswith("Decay apply") and "ETA" in line and "ctrl+c stop" in line
@@ -159,8 +159,8 @@ async def test_undo_takes_back_a_stopped_decay_apply(stale_db, make_app):
         await ready(pilot)
         await pilot.press("D")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "DecayPreviewScreen", what="preview")
-        await pilot.click("#yes")
-        await wait_until(pilot, hold.reached.is_set, what="first batch archived")
+        app.screen.query_one("#yes").press()  # Archive N
+        await wait_until(pilot, hold.reached.is_set, timeout=30, what="first batch archived")
         await pilot.press("ctrl+c")
         hold.release.set()
         await wait_until(pilot, lambda: app.undo_list, what="undo step")
@@ -367,8 +367,8 @@ def test_snapshot_decay_apply_job_line(demo_db, make_app, snap_compare, size):
         await ready(pilot)
         await pilot.press("D")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "DecayPreviewScreen", what="preview")
-        await pilot.click("#yes")
-        await wait_until(pilot, hold.reached.is_set, what="first batch archived")
+        app.screen.query_one("#yes").press()  # Archive N
+        await wait_until(pilot, hold.reached.is_set, timeout=30, what="first batch archived")
         frozen_job(app.jobs.newest())
         await quiet(pilot, "write", "watch")
         await settle(pilot)
