@@ -1,12 +1,13 @@
 """`make screenshots`: an SVG of every view of the app on the demo store, in
-the dark and the light theme, written to screenshots/.
+the dark and the light theme at 140x44 and in the dark theme at 80x24 (the
+smallest terminal every view must be usable in), written to screenshots/.
 
 The demo store is built with a fixed `now` and the app gets that clock, so the
 pictures are the same on every run (except the recall timings, which are
 measured). The recall view uses the real embedding model when it is installed.
 
-    python -m benchmarks.screenshots [--out screenshots] [--size 140x44]
-    python -m benchmarks.screenshots --size 80x24 --themes dark   # NAME-80x24-dark.svg
+    python -m benchmarks.screenshots [--out screenshots] [--only memory,recall]
+    python -m benchmarks.screenshots --size 120x32 --themes dark   # one size: NAME-120x32-dark.svg
 """
 
 from __future__ import annotations
@@ -96,9 +97,16 @@ async def recall(pilot) -> None:
     await pilot.press("2")
     await pilot.pause(0.2)
     view = app._view_widget("recall")
-    view.query_one("#query").value = "which python does atlas-api run on"
+    query = "which python does atlas-api run on"
+    view.query_one("#query").value = query
     await until(pilot, lambda: view.result is not None, timeout=180)
-    await until(pilot, lambda: app.recall_state in ("ready", "failed"), timeout=180)
+    # On a busy machine the first recall can give up waiting for the model (lexical only):
+    # once the model is in, ask again so the picture shows the hybrid ranking.
+    await until(pilot, lambda: app.engine.recall_status().state in ("ready", "failed"), timeout=600)
+    app._report_recall_state()
+    seen = view.searches
+    view.query_one("#query").value = query + "?"
+    await until(pilot, lambda: view.searches > seen, timeout=60)
     if view.result is not None:
         view.action_pin_baseline()
         view.set_knob("memory.rrfK", 5)
@@ -180,6 +188,7 @@ VIEWS: dict[str, Callable[..., Awaitable[None]]] = {
 
 
 DEFAULT_SIZE = "140x44"
+SMALL_SIZE = "80x24"
 
 
 async def shoot(db_template: Path, out: Path, name: str, theme: str, size: tuple[int, int]) -> Path:
@@ -209,21 +218,24 @@ async def shoot(db_template: Path, out: Path, name: str, theme: str, size: tuple
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
-    parser.add_argument("--size", default=DEFAULT_SIZE)
+    parser.add_argument("--size", default="", help="one size WxH (default: 140x44 dark and light, 80x24 dark)")
     parser.add_argument("--themes", default="dark,light", help="comma-separated: dark, light")
     parser.add_argument("--only", default="", help="comma-separated view names")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    width, height = (int(x) for x in args.size.lower().split("x"))
+    themes = [t.strip() for t in args.themes.split(",") if t.strip()]
+    shots = [(args.size, themes)] if args.size else [(DEFAULT_SIZE, themes), (SMALL_SIZE, ["dark"])]
     args.out.mkdir(parents=True, exist_ok=True)
     names = [n for n in (args.only.split(",") if args.only else VIEWS) if n]
     with tempfile.TemporaryDirectory() as tmp:
         template = Path(tmp) / "demo.db"
         asyncio.run(build(template))
-        for name in names:
-            for theme in (f"textual-{t.strip()}" for t in args.themes.split(",") if t.strip()):
-                path = asyncio.run(shoot(template, args.out, name, theme, (width, height)))
-                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+        for size, size_themes in shots:
+            width, height = (int(x) for x in size.lower().split("x"))
+            for name in names:
+                for theme in size_themes:
+                    path = asyncio.run(shoot(template, args.out, name, f"textual-{theme}", (width, height)))
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     return 0
 
 

@@ -24,6 +24,7 @@ from rich.text import Text
 from textual import events, on, work
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
+from textual.command import CommandPalette
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
 
@@ -59,6 +60,7 @@ from .messages import (
 from .widgets.browser import EntryBrowser
 from .widgets.lattice import VersionLattice
 from .widgets.memory import MemoryView
+from .widgets.progress import Job, JobPanel
 from .widgets.pyramid import TierPyramid
 from .widgets.sources import RECENT_MINUTES, SourcesBar, SyncState, SyncStatus, sources_text
 from .widgets.status import StatusBar
@@ -95,6 +97,8 @@ class Bulk:
     changed: list[MemoryEntry]
     action: str = "updated"
     refused: list[str] = field(default_factory=list)
+    what: str = ""  # when set, names the write in the notice and the undo list
+    note: str = ""
 
     @property
     def entry(self) -> Optional[MemoryEntry]:
@@ -164,8 +168,11 @@ class EchoMemoryApp(App[int]):
         self._writers: list = []  # agents the audit log saw lately (engine.recent_writers)
         self._sync_stops: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self._closing = False
+        self.embedding_paused = False  # the backlog's job was stopped (E resumes)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        if action == "cancel_job" and not any(panel.jobs for panel in self.query(JobPanel)):
+            return False  # no job: the key is not in the footer and does what it does elsewhere
         return keys.key_allowed("app", action, self)
 
     # ---- keys typed in a burst -----------------------------------------------------------
@@ -229,6 +236,7 @@ class EchoMemoryApp(App[int]):
             for view_id in VIEWS[1:]:
                 with TabPane(VIEW_TITLES[view_id], id=view_id):
                     yield Static("", classes="view-placeholder")
+        yield JobPanel(lambda: keys.display_keys(keys.BY_ID["app.cancel_job"], self.keymap), id="jobs")
         yield StatusBar(id="status")
         yield Footer()
 
@@ -324,6 +332,29 @@ class EchoMemoryApp(App[int]):
     @property
     def memory_view(self) -> MemoryView:
         return self.query_one(MemoryView)
+
+    # ---- long jobs: progress and stop --------------------------------------------------------
+    @property
+    def jobs(self) -> JobPanel:
+        return self.query_one(JobPanel)
+
+    def start_job(self, title: str) -> Job:
+        """A job line in the panel (and the stop key in the footer) until end_job."""
+        job = self.jobs.add(Job(title))
+        self.refresh_bindings()
+        return job
+
+    def end_job(self, job: Job) -> None:
+        for panel in self.query(JobPanel):  # (gone when the app is closing)
+            panel.remove_job(job)
+            self.refresh_bindings()
+
+    def action_cancel_job(self) -> None:
+        """Stop the newest job: the engine stops at its next page or batch boundary."""
+        job = self.jobs.newest()
+        if job is not None:
+            job.cancel()
+            self.notify(f"Stopping {job.title.lower()}…", title="Stop", timeout=3)
 
     # ---- engine lifecycle ------------------------------------------------------------
     @work(exclusive=True, group="engine")
@@ -442,12 +473,46 @@ class EchoMemoryApp(App[int]):
         except Exception as exc:
             self.post_message(RecallState("failed", f"embeddings failed: {type(exc).__name__}: {exc}"))
             return
-        for _ in range(1200):
-            state = self._recall_state()
-            self.post_message(RecallState(*state))
-            if state[0] != "loading" and not state[1].startswith("embedding "):
-                return  # loaded (or failed) and no backlog left to count
-            await asyncio.sleep(0.5)
+        job: Optional[Job] = None
+        try:
+            for _ in range(1200):
+                job = await self._follow_backlog(job)
+                state = self._recall_state()
+                self.post_message(RecallState(*state))
+                if self.embedding_paused or (state[0] != "loading" and not state[1].startswith("embedding ")):
+                    return  # loaded (or failed) and no backlog left to count, or paused
+                await asyncio.sleep(0.5)
+        finally:
+            if job is not None:
+                self.end_job(job)
+
+    async def _follow_backlog(self, job: Optional[Job]) -> Optional[Job]:
+        """While the model works through entries without a vector, a job line counts them;
+        stopping it pauses the embedding (recall finds those entries by words meanwhile)."""
+        status = self.engine.recall_status()
+        if status.state != "ready" or not status.pending:
+            if job is not None:
+                self.end_job(job)
+            return None
+        job = job or self.start_job("Embedding backlog")
+        if job.cancelled():
+            left = await self.engine.pause_embedding()
+            self.embedding_paused = True
+            self.end_job(job)
+            resume = keys.display_keys(keys.BY_ID["app.embed"], self.keymap)
+            self.notify(f"Embedding paused: {left:,} entries have no vector yet (recall finds them by their words). "
+                        f"{resume} resumes.", title="Embedding")
+            return None
+        job.update(status.indexed - status.pending, status.indexed)
+        return job
+
+    def action_embed_backlog(self) -> None:
+        """E: resume embedding the backlog after a stop."""
+        if self.engine is None or not self.embedding_paused:
+            self.notify("Embedding is not paused.", title="Embedding")
+            return
+        self.embedding_paused = False
+        self._warm_recall()
 
     def _recall_state(self) -> tuple[str, str]:
         engine = self.engine
@@ -463,6 +528,8 @@ class EchoMemoryApp(App[int]):
         }.get(status.state, f"embeddings {status.state}")
         if status.state == "ready" and status.pending:
             label = f"embedding {status.indexed - status.pending:,} / {status.indexed:,}"  # ready only when done
+            if self.embedding_paused:
+                label += " paused"
         if status.state == "failed" and status.message:
             label += f": {status.message}"
         if status.reranker_state == "failed":
@@ -749,9 +816,14 @@ class EchoMemoryApp(App[int]):
         tabs.active = view_id
         self.hold_keys(lambda: self._view_has_focus(view_id))
 
-    def action_leave_input(self) -> None:
-        """Esc in a text field of a view: back to the view's main widget."""
+    async def action_leave_input(self) -> None:
+        """Esc in a text field of a view: back to the view's main widget. Esc in the command
+        palette closes it here, at once: its own Esc reaches it after the keys typed next
+        are routed, and those went into its closing input."""
         focused = self.focused
+        if isinstance(self.screen, CommandPalette):
+            await self.screen.run_action("escape")
+            return
         if len(self.screen_stack) > 1 or not isinstance(focused, Input):
             raise SkipAction()
         view = self._view_widget(self.query_one(TabbedContent).active)
@@ -960,7 +1032,8 @@ class EchoMemoryApp(App[int]):
                 self.post_message(WriteFailed(what, f"{type(exc).__name__}: {exc}"))
             return
         ids: list[str] = []
-        note = ""
+        note = getattr(result, "note", "")
+        what = getattr(result, "what", "") or what
         entry = getattr(result, "entry", None)
         changed = list(getattr(result, "changed", []))
         if entry is not None:
@@ -1300,32 +1373,70 @@ class EchoMemoryApp(App[int]):
 
     @work(exclusive=True, group="decay")
     async def _decay_preview(self) -> None:
+        """The preview reads the store a page at a time with a progress line; stopping it
+        writes nothing. Apply archives what the preview showed, a batch per transaction."""
         from .screens.dialogs import DecayPreviewScreen
 
+        job = self.start_job("Decay preview")
         try:
-            changes = await self.engine.decay(dry_run=True, actor="user")
+            run = await self.retry_busy(lambda: self.engine.decay_preview(job.update, job.cancelled))
         except Exception as exc:
             self.notify(f"{type(exc).__name__}: {exc}", title="Decay preview failed", severity="error")
             return
+        finally:
+            self.end_job(job)
+        if run.cancelled:
+            self.notify(f"Decay preview stopped at {run.done:,} / {run.total:,} entries: nothing was written.",
+                        title="Decay")
+            return
+        changes = run.items
         threshold = float(self.engine.settings.get("memory.archiveThreshold"))
 
         def decided(apply: Optional[bool]) -> None:
             if apply:
                 self.write(f"decay pass archived {len(changes)} entries",
-                           lambda engine: self._apply_decay(engine), undo_ids=[c.entry.id for c in changes])
+                           lambda engine: self._apply_decay(engine, changes), undo_ids=[c.entry.id for c in changes])
 
         self.push_screen(DecayPreviewScreen(changes, threshold, self.read_only), decided)
 
-    @staticmethod
-    async def _apply_decay(engine: MemoryEngine) -> Any:
-        changes = await engine.decay(dry_run=False, actor="user")
-        return Bulk([c.entry for c in changes])
+    async def _apply_decay(self, engine: MemoryEngine, changes: list[Any]) -> Bulk:
+        job = self.start_job("Decay apply")
+        try:
+            run = await engine.decay_apply(changes, job.update, job.cancelled)
+        finally:
+            self.end_job(job)
+        archived = len(run.items)
+        skipped = run.done - archived  # pinned, recalled or edited since the preview
+        note = f"{skipped} changed since the preview, left as they are" if skipped else ""
+        if run.cancelled:
+            note = (f"stopped: {archived:,} archived in whole batches, {run.total - run.done:,} untouched"
+                    + (f"; {note}" if note else ""))
+        return Bulk([c.entry for c in run.items], what=f"decay pass archived {archived:,} entries", note=note)
 
     async def action_consolidate(self) -> None:
         if not self.can_write("consolidation"):
             return
-        review = await self.ensure_view("review")
-        review.run_consolidation()
+        await self.ensure_view("review")
+        self._consolidate()
+
+    @work(exclusive=True, group="consolidate")
+    async def _consolidate(self) -> None:
+        """Every session with new messages, a session at a time with a job line; a stop
+        lets the session in hand finish. The review view shows the runs."""
+        from .widgets.review import ReviewView
+
+        job = self.start_job("Consolidation (sessions)")
+        try:
+            run = await self.engine.consolidate_sessions(job.update, job.cancelled)
+        except Exception as exc:
+            self.notify(f"{type(exc).__name__}: {exc}", title="Consolidation failed", severity="error")
+            return
+        finally:
+            self.end_job(job)
+        if run.cancelled:
+            self.notify(f"Consolidation stopped after {run.done} of {run.total} sessions; the others keep their "
+                        "messages for the next run.", title="Consolidation")
+        self._view_widget("review").post_message(ReviewView.Consolidated(run.items))
 
 
 def run_app(db_path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,

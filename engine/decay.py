@@ -10,8 +10,22 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from typing import Callable, Iterable, Iterator, Optional
 
 from .models import MemoryEntry, MemoryType
+
+# Long work (a decay preview or apply over 100k entries) reports and can be stopped:
+ProgressFn = Callable[[int, int], None]  # (done, total), called as the work advances
+CancelFn = Callable[[], bool]  # true once the caller wants the work to stop
+
+
+def report(progress: Optional[ProgressFn], done: int, total: int) -> None:
+    if progress is not None:
+        progress(done, total)
+
+
+def stop_requested(cancelled: Optional[CancelFn]) -> bool:
+    return cancelled is not None and bool(cancelled())
 
 
 def is_exempt(entry: MemoryEntry) -> bool:
@@ -37,6 +51,18 @@ def decay_factor(entry: MemoryEntry, now: datetime, base_half_life_days: float) 
 
 def effective_importance(entry: MemoryEntry, now: datetime, base_half_life_days: float) -> float:
     return entry.importance * decay_factor(entry, now, base_half_life_days)
+
+
+def below_threshold(entries: Iterable[MemoryEntry], now: datetime, base_half_life_days: float,
+                    threshold: float) -> Iterator[tuple[MemoryEntry, float]]:
+    """The decay pass's rule: (entry, effective importance) for each entry that is not
+    exempt and whose effective importance fell under the archive threshold."""
+    for entry in entries:
+        if is_exempt(entry):
+            continue
+        eff = effective_importance(entry, now, base_half_life_days)
+        if eff < threshold:
+            yield entry, eff
 
 
 def days_until_threshold(entry: MemoryEntry, now: datetime, base_half_life_days: float,

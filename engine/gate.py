@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .actors import Actor, AnyActor
 from .config import Settings
-from .decay import effective_importance, is_exempt
+from .decay import below_threshold
 from .errors import EntryNotFound, WriteRejected
 from .fields import (
     AUDIT_EXCERPT_CHARS,
@@ -533,37 +533,14 @@ class WriteGate:
 
     async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
         """Archive every live SEMANTIC entry whose effective importance fell under the threshold."""
-        now = self.clock()
         threshold = float(self.settings.get("memory.archiveThreshold"))
-        base = self.settings.half_life_days
         rows = await self.store.fetchall(
             f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL"
         )
-        changes = []
-        for row in rows:
-            entry = row_to_entry(row)
-            if is_exempt(entry):
-                continue
-            eff = effective_importance(entry, now, base)
-            if eff < threshold:
-                changes.append(DecayChange(entry, eff, "archive"))
+        changes = [DecayChange(entry, eff, "archive") for entry, eff in
+                   below_threshold(map(row_to_entry, rows), self.clock(), self.settings.half_life_days, threshold)]
         if apply and changes:
-            async with self.store.transaction() as conn:
-                applied = []
-                for change in changes:
-                    # Re-check in the write transaction: a pin, access or new version since
-                    # the read wins over this pass.
-                    cur = await conn.execute(
-                        "UPDATE entries SET tier='archival', updated_at=? WHERE id=? AND tier='semantic' "
-                        "AND superseded_by IS NULL AND pinned=0 AND access_count=? AND last_accessed=?",
-                        (to_iso(now), change.entry.id, change.entry.access_count, to_iso(change.entry.last_accessed)))
-                    if not cur.rowcount:
-                        continue
-                    applied.append(change)
-                    await Store.log_change(conn, change.entry.id, "update")
-                    await self._audit(conn, "archive", actor, change.entry.id, "decay",
-                                      {"effective_importance": change.effective_importance, "threshold": threshold})
-                changes = applied
+            changes = await self.archive_decayed(changes, actor)
         return changes
 
     async def retain_episodes(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
@@ -615,6 +592,32 @@ class WriteGate:
             content=episode.summary, type=MemoryType.ENVIRONMENT, tier=MemoryTier.ARCHIVAL, tags=tags,
             source_session=episode.session_key, importance=episode.importance, episode_id=episode.id,
             source=ProvenanceLevel.CONSOLIDATED, created_at=episode.created_at, updated_at=now, last_accessed=now)
+
+    async def archive_decayed(self, changes: list[DecayChange], actor: AnyActor,
+                              summary: Optional[dict] = None) -> list[DecayChange]:
+        """Archive decay candidates in one transaction (all that still qualify, or none on an
+        error); summary, when given, is audited in it as one `decay_run` record."""
+        now = self.clock()
+        threshold = float(self.settings.get("memory.archiveThreshold"))
+        applied = []
+        async with self.store.transaction() as conn:
+            for change in changes:
+                # Re-check in the write transaction: a pin, access or new version since
+                # the read wins over this pass.
+                cur = await conn.execute(
+                    "UPDATE entries SET tier='archival', updated_at=? WHERE id=? AND tier='semantic' "
+                    "AND superseded_by IS NULL AND pinned=0 AND access_count=? AND last_accessed=?",
+                    (to_iso(now), change.entry.id, change.entry.access_count, to_iso(change.entry.last_accessed)))
+                if not cur.rowcount:
+                    continue
+                applied.append(change)
+                await Store.log_change(conn, change.entry.id, "update")
+                await self._audit(conn, "archive", actor, change.entry.id, "decay",
+                                  {"effective_importance": change.effective_importance, "threshold": threshold})
+            if summary is not None:
+                await self._audit(conn, "decay_run", actor, None, "cancelled" if summary.get("cancelled") else "",
+                                  summary)
+        return applied
 
     # ---- consolidation and contradiction resolution --------------------------------
     # These take the caller's open transaction, so a fact, a supersession or an undo

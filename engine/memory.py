@@ -16,7 +16,18 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Option
 
 from .actors import _CONSOLIDATION_NAMES, _PERSON_NAMES, Actor, ActorKind, AnyActor
 from .config import Settings
-from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
+from .decay import (
+    CancelFn,
+    ProgressFn,
+    below_threshold,
+    curve,
+    days_until_threshold,
+    decay_factor,
+    effective_importance,
+    half_life_days,
+    report,
+    stop_requested,
+)
 from .errors import StoreError
 from .fields import validate_session_key, validate_tags
 from .files import atomic_write
@@ -49,6 +60,9 @@ log = logging.getLogger(__name__)
 # Entries per import transaction (the gate's bulk path): large enough that set-based
 # reads and executemany pay off, small enough that a kill or a full disk loses little.
 IMPORT_BATCH = 2000
+
+DECAY_PAGE = 2000  # entries a decay preview reads between progress reports
+DECAY_BATCH = 500  # entries a decay apply archives per transaction
 
 SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
             "type", "source", "version")
@@ -422,6 +436,54 @@ class MemoryEngine:
         """Episodes past memory.maxEpisodes, least important first, demoted to ARCHIVAL entries."""
         return await self.gate.retain_episodes(apply=not dry_run, actor=self.who(actor))
 
+    # ---- long work with progress and cancel: decay preview and apply (issue 9) -------------
+    async def decay_preview(self, progress: Optional[ProgressFn] = None, cancelled: Optional[CancelFn] = None,
+                            page: int = DECAY_PAGE) -> "JobRun":
+        """What a decay pass would archive, read a page at a time so the caller can show
+        counts and stop between pages (a cancelled preview returns what it had found)."""
+        threshold = float(self.settings.get("memory.archiveThreshold"))
+        now, base = self.clock(), self.settings.half_life_days
+        live = "tier='semantic' AND superseded_by IS NULL"
+        total = (await self.store.fetchone(f"SELECT count(*) FROM entries WHERE {live}"))[0]
+        run = JobRun(total=total)
+        report(progress, 0, total)
+        last = ""
+        while not stop_requested(cancelled):
+            rows = await self.store.fetchall(
+                f"SELECT {ENTRY_COLUMNS} FROM entries WHERE {live} AND id > ? ORDER BY id LIMIT ?", (last, page))
+            if not rows:
+                return run
+            last = rows[-1][0]
+            entries = [row_to_entry(r) for r in rows]
+            run.items += [DecayChange(e, eff, "archive") for e, eff in below_threshold(entries, now, base, threshold)]
+            run.done = min(total, run.done + len(rows))
+            report(progress, run.done, total)
+            await asyncio.sleep(0)  # a page at a time: the caller's event loop keeps drawing
+        run.cancelled = True
+        return run
+
+    async def decay_apply(self, changes: list[DecayChange], progress: Optional[ProgressFn] = None,
+                          cancelled: Optional[CancelFn] = None, batch: int = DECAY_BATCH,
+                          actor: AnyActor = None) -> "JobRun":
+        """Archive previewed changes in batches of `batch`, one transaction each: a batch
+        lands whole or not at all. A cancel stops between batches; the batches done stay
+        archived (each entry audited), the rest are untouched, and one `decay_run` audit
+        record says how many were archived of how many and whether it was cancelled."""
+        who = self.who(actor)
+        run = JobRun(total=len(changes))
+        report(progress, 0, run.total)
+        for start in range(0, len(changes), batch):
+            if stop_requested(cancelled):
+                run.cancelled = True
+                break
+            chunk = changes[start:start + batch]
+            run.items += await self.gate.archive_decayed(chunk, who)
+            run.done += len(chunk)
+            report(progress, run.done, run.total)
+        await self.gate.archive_decayed([], who, summary={
+            "candidates": run.total, "checked": run.done, "archived": len(run.items), "cancelled": run.cancelled})
+        return run
+
     async def record_access(self, entry_ids: Iterable[str]) -> None:
         await self.gate.record_access(entry_ids)
 
@@ -519,6 +581,16 @@ class MemoryEngine:
 
     def recall_status(self) -> "ModelStatus":
         return self.recall_service.model_status()
+
+    # ---- the embedding backlog: pause (issue 9, long work) ---------------------------------
+    async def pause_embedding(self) -> int:
+        """Stop embedding the vector backlog in the background; returns how many entries
+        still have no vector (recall finds them by BM25 meanwhile). warm_recall resumes."""
+        recall = self.__dict__.get("_recall")
+        if recall is None:
+            return 0
+        await recall._stop_drain()
+        return recall.pending_count
 
     async def apply_settings(self, settings: Settings) -> None:
         """Adopt new knobs (the app's saved playground settings) in the running engine."""
@@ -812,6 +884,26 @@ class MemoryEngine:
             service = self._consolidation = ConsolidationService(self)
         return service
 
+    async def consolidate_sessions(self, progress: Optional[ProgressFn] = None,
+                                   cancelled: Optional[CancelFn] = None) -> "JobRun":
+        """Consolidate every session with new messages, oldest first, one at a time, with
+        sessions done as progress; a stop waits for the session in hand (each lands whole)
+        and leaves the rest for the next run. items: the runs made."""
+        service = self.consolidation
+        keys = await service.sessions_to_consolidate()
+        run = JobRun(total=len(keys))
+        report(progress, 0, run.total)
+        if not keys:  # still resumes a job a closed process left
+            run.items = await service.consolidate(None)
+        for key in keys:
+            if stop_requested(cancelled):
+                run.cancelled = True
+                break
+            run.items += await service.consolidate(key)
+            run.done += 1
+            report(progress, run.done, run.total)
+        return run
+
     async def open_session(self, key: str) -> "SessionInfo":
         return await self.consolidation.open_session(key)
 
@@ -1021,6 +1113,17 @@ class RecallHistory:
         return {"total": self.total, "recent": [r.to_dict() for r in self.recent]}
 
 
+@dataclass
+class JobRun:
+    """Long work with progress and stop: what it found or made (decay changes, consolidation
+    runs), how many of total it went through, and whether the caller stopped it."""
+
+    items: list[Any] = field(default_factory=list)
+    done: int = 0
+    total: int = 0
+    cancelled: bool = False
+
+
 @dataclass(frozen=True)
 class UndoStep:
     """One write that can be taken back: the entries as they were before it and the
@@ -1037,5 +1140,5 @@ class UndoStep:
         return cls(what, before, tuple(e.id for e in changed if e.id not in known))
 
 
-__all__ = ["MemoryEngine", "Decision", "EntryFilter", "EntryOrigin", "ImportReport", "RecallHistory",
+__all__ = ["MemoryEngine", "Decision", "EntryFilter", "EntryOrigin", "ImportReport", "JobRun", "RecallHistory",
            "RecallRecord", "StoreChange", "UndoStep", "WriterSeen"]

@@ -466,21 +466,9 @@ class ReviewView(Widget):
         self.app.write(f"undid {action}", lambda engine: engine.undo_decision(cid, actor="user"))
 
     # ---- consolidation (C) ----------------------------------------------------------------------
-    def run_consolidation(self) -> None:
-        self.app.notify("Consolidating every session with new messages…", title="Consolidation")
-        self._consolidate()
-
-    @work(exclusive=True, group="consolidate")
-    async def _consolidate(self) -> None:
-        try:
-            service = self.app.consolidation()
-            runs = await service.consolidate(None, trigger="manual")
-        except Exception as exc:
-            self.app.notify(f"{type(exc).__name__}: {exc}", title="Consolidation failed", severity="error")
-            return
-        self.post_message(self.Consolidated(runs))
-
     class Consolidated(Message):
+        """Runs the app's consolidation job made (app._consolidate), shown here."""
+
         def __init__(self, runs: list[Any]) -> None:
             super().__init__()
             self.runs = runs

@@ -159,15 +159,17 @@ class ConsolidationService:
         already = len(self.pipeline.made)
         self.skipped.clear()
         resumed = await self.start(watch_idle=False)
-        # Oldest sessions first, so later statements are applied later.
-        keys = [key] if key is not None else [
-            s.key for s in reversed(await self.sessions.all()) if s.unconsolidated > 0 or s.status == "ended"]
+        keys = [key] if key is not None else await self.sessions_to_consolidate()
         for session_key in keys:
             if session_key not in resumed:
                 await self.schedule(session_key, trigger)
         await self.drain()
         made = set(self.pipeline.made[already:])  # not the runs other processes made meanwhile
         return [r for r in await self.runs(limit=None) if r.id in made][::-1]
+
+    async def sessions_to_consolidate(self) -> list[str]:
+        """Sessions with new messages (or ended), oldest first, so later statements are applied later."""
+        return [s.key for s in reversed(await self.sessions.all()) if s.unconsolidated > 0 or s.status == "ended"]
 
     async def check_idle(self) -> list[str]:
         """Queue every open session quiet for memory.consolidationIdleSeconds."""

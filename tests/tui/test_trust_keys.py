@@ -21,7 +21,8 @@ async def burst(pilot, *keys: str) -> None:
     """Deliver keys back to back, with no idle wait between them (pilot.press waits)."""
     app = pilot.app
     for key in keys:
-        char = key if len(key) == 1 else {"slash": "/", "space": " "}.get(key)
+        char = key if len(key) == 1 else {"slash": "/", "space": " ", "asterisk": "*", "colon": ":",
+                                          "question_mark": "?"}.get(key)
         event = events.Key(key, char)
         event.set_sender(app)
         app._driver.send_message(event)
