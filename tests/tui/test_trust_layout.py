@@ -36,9 +36,10 @@ async def test_playground_shows_five_candidate_rows(demo_db, make_app, size):
     async with app.run_test(size=size) as pilot:
         await ready(pilot)
         await burst(pilot, "2", *"atlas python")
-        view = app._view_widget("recall")
-        await wait_until(pilot, lambda: view.result and len(view.result.get("results", [])) >= 5, timeout=20,
+        # the playground mounts lazily: ask for it on every poll, not once right after the burst
+        await wait_until(pilot, lambda: len(app._view_widget("recall").result.get("results", [])) >= 5, timeout=30,
                          what="results")
+        view = app._view_widget("recall")
         await pilot.pause(0.2)
         table = view.query_one("#pg-results", DataTable)
         assert table.scrollable_content_region.height - 1 >= 5  # the header row, then the candidates
