@@ -15,11 +15,15 @@ pending again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import itertools
 import json
 import logging
+from collections import deque
 from typing import TYPE_CHECKING, Iterable, Optional
 
+import numpy as np
+
+from .embedder import BACKFILL_WORKERS
 from .tokenize import entry_text
 from .vectors import write_vectors
 
@@ -28,12 +32,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+BATCH = 64  # texts per batch; ~0.2-0.5 s of one core, the longest a query waits for the backfill
+WINDOW = 4096  # pending entries sorted by length together
+
 
 class Backfill:
     def __init__(self, service: "RecallService"):
         self.service = service
         self.pending: dict[str, None] = {}  # ordered set of ids needing a vector
         self._task: Optional[asyncio.Task] = None
+        self._stopping = False
 
     def __len__(self) -> int:
         return len(self.pending)
@@ -50,41 +58,71 @@ class Backfill:
     def reset(self, ids: Iterable[str]) -> None:
         self.pending = dict.fromkeys(ids)
 
-    async def run(self, batch: int = 64, max_items: Optional[int] = None) -> int:
-        """Embed entries without a current vector (batched, in a thread) and store the vectors.
-        Loads the model if needed; returns how many vectors were written."""
+    async def run(self, batch: int = BATCH, max_items: Optional[int] = None) -> int:
+        """Embed entries without a current vector and store the vectors; returns how many
+        were written. Loads the model if needed.
+
+        Works through windows of WINDOW pending entries sorted by text length, so the
+        texts of one batch pad little; one batch per model worker runs at a time, at
+        background priority (a query goes first), and each is persisted on its own."""
         svc = self.service
         if not self.pending:
             return 0
         await svc.embedder.ensure_loaded()
         await svc._ensure_vector_index()
         done = 0
-        while self.pending and (max_items is None or done < max_items):
-            take = batch if max_items is None else min(batch, max_items - done)
-            ids = list(self.pending)[:take]
-            rows = await svc._fetch_rows(ids, "id, key, content, tags")
-            texts = {r[0]: entry_text(r[1], r[2], json.loads(r[3])) for r in rows}
-            for missing in set(ids) - set(texts):
-                self.pending.pop(missing, None)
-            order = [i for i in ids if i in texts]
-            if not order:
-                continue
-            matrix = await svc.embedder.embed([texts[i] for i in order], batch_size=batch)
-            keep_ids, keep_rows = [], []
-            async with svc._lock:
-                for j, entry_id in enumerate(order):
-                    if not svc._current(entry_id, texts[entry_id]):
-                        continue  # changed or removed while we embedded: sync queued it again
+        while self.pending and not self._stopping and (max_items is None or done < max_items):
+            window = await self._window(WINDOW if max_items is None else min(WINDOW, max_items - done))
+            batches = [window[i : i + batch] for i in range(0, len(window), batch)]
+            in_flight: deque = deque()
+            settled = 0
+            try:
+                for items in batches:
+                    if self._stopping:
+                        break
+                    job = svc.embedder.embed([t for _, t in items], batch_size=len(items), background=True)
+                    in_flight.append((items, asyncio.ensure_future(job)))
+                    if len(in_flight) >= BACKFILL_WORKERS:
+                        settled += await self._settle(*in_flight.popleft())
+                while in_flight:
+                    settled += await self._settle(*in_flight.popleft())
+            finally:
+                for _, fut in in_flight:
+                    fut.cancel()
+            done += settled
+            if window and not settled:
+                break  # every text changed while it was embedded: the next sync queues them again
+        return done
+
+    async def _window(self, n: int) -> list[tuple[str, str]]:
+        """Up to n pending (id, text) pairs, shortest first; ids whose entry is gone leave the set."""
+        svc = self.service
+        ids = list(itertools.islice(self.pending, n))
+        rows = await svc._fetch_rows(ids, "id, key, content, tags")
+        texts = {r[0]: entry_text(r[1], r[2], json.loads(r[3])) for r in rows}
+        for missing in set(ids) - set(texts):
+            self.pending.pop(missing, None)
+        return sorted(texts.items(), key=lambda item: len(item[1]))
+
+    async def _settle(self, items: list[tuple[str, str]], fut: "asyncio.Future[np.ndarray]") -> int:
+        """Persist one embedded batch (stamped with the model id, one transaction), then
+        add it to the index; a text changed meanwhile is left for its new version."""
+        svc = self.service
+        matrix = await fut
+        keep = [j for j, (entry_id, text) in enumerate(items) if svc._current(entry_id, text)]
+        if not keep:
+            return 0
+        if not svc.store.read_only:
+            await write_vectors(svc.store, [items[j][0] for j in keep], matrix[keep], svc.embedder.model_id)
+        added = 0
+        async with svc._lock:
+            for j in keep:
+                entry_id, text = items[j]
+                if svc.vectors is not None and svc._current(entry_id, text):
                     svc.vectors.add(entry_id, matrix[j], svc.lexical.flags(entry_id) or 0)
                     self.pending.pop(entry_id, None)
-                    keep_ids.append(entry_id)
-                    keep_rows.append(j)
-            if keep_ids and not svc.store.read_only:
-                await write_vectors(svc.store, keep_ids, matrix[keep_rows], svc.embedder.model_id)
-            done += len(keep_ids)
-            if not keep_ids and len(order) == len(ids):
-                break  # nothing settled this round; the next sync will requeue
-        return done
+                    added += 1
+        return added
 
     def start(self) -> None:
         """Drain the backlog in the background (once the model is ready)."""
@@ -96,19 +134,23 @@ class Backfill:
         return self._task
 
     async def _drain(self) -> None:
-        while self.pending:
-            try:
-                n = await self.run(batch=32, max_items=32)
-            except Exception as exc:  # keep serving lexical recall; the status says why
-                log.warning("background embedding stopped: %s", exc)
-                return
-            if n == 0:
-                return
-            await asyncio.sleep(0)
+        try:
+            await self.run()
+        except Exception as exc:  # keep serving lexical recall; the status says why
+            log.warning("background embedding stopped: %s", exc)
 
     async def stop(self) -> None:
-        """Cancel the background embedding, waiting until it has stopped."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        """Stop the background embedding after the batches in progress are persisted
+        (cancelling it if the wait itself is cancelled)."""
+        task = self._task
+        if task is None or task.done():
+            return
+        self._stopping = True
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if not task.done():  # our wait was cancelled, not the backfill
+                task.cancel()
+                raise
+        finally:
+            self._stopping = False

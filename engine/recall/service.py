@@ -48,8 +48,7 @@ log = logging.getLogger(__name__)
 SNAPSHOT_FORMAT = 1
 SNAPSHOT_MIN_ENTRIES = 20_000  # smaller stores rebuild in well under a second
 REBUILD_FRACTION = 0.5  # a sync touching more than this share of the index rebuilds it
-INLINE_EMBED_MAX = 64
-SCAN_THREADS = int(os.environ.get("ECHO_MEMORY_SCAN_THREADS", "1"))  # see embedder.QUERY_THREADS  # pending entries a recall embeds before answering
+SCAN_THREADS = int(os.environ.get("ECHO_MEMORY_SCAN_THREADS", "1"))  # see embedder.QUERY_THREADS
 _CHUNK = 500
 
 
@@ -356,7 +355,10 @@ class RecallService:
     async def sync(self) -> int:
         """Apply change_log rows past the watermark; returns how many entries changed."""
         async with self._sync_lock:
-            return await self._sync()
+            changed = await self._sync()
+        if changed and self.embedder.ready:
+            self._start_drain()  # new or edited entries get their vectors in the background
+        return changed
 
     async def _sync(self) -> int:
         if self._watermark < await self.store.change_log_floor():
@@ -529,29 +531,23 @@ class RecallService:
         elif self.embedder.status == emb.FAILED:
             vectors, reason = None, self.embedder.message
         else:
+            load_timeout = float(settings.get(emb.LOAD_KEY))
             try:
-                await self.embedder.ensure_loaded(float(settings.get("memory.embeddingTimeoutSeconds")))
+                await self.embedder.ensure_loaded(load_timeout)
                 await self._ensure_vector_index()
                 vectors = self.vectors
-                if self.backfill:
-                    await self.embed_pending(batch=INLINE_EMBED_MAX, max_items=INLINE_EMBED_MAX)
-                    self._start_drain()
             except EmbeddingTimeout as exc:
-                vectors, reason = None, f"{exc} (memory.embeddingTimeoutSeconds)"
+                vectors, reason = None, f"{exc} ({emb.LOAD_KEY}={load_timeout:g})"
             except Exception as exc:
                 vectors, reason = None, str(exc)
         wait_ms = round((time.perf_counter() - t0) * 1000, 3)
-
-        async def embed_query(text: str, timeout: float) -> np.ndarray:
-            remaining = max(0.001, timeout - wait_ms / 1000)
-            return await self.embedder.embed_query(text, remaining)
 
         reranker = self.reranker_for(settings.get("memory.rerankModel")) if settings.get("memory.rerankEnabled") else None
         result = await run_pipeline(
             query,
             lexical=self.lexical,
             vectors=vectors,
-            embed_query=embed_query if vectors is not None else None,
+            embed_query=self.embedder.embed_query if vectors is not None else None,
             fetch_entries=self.fetch_rows,
             reranker=reranker,
             settings=settings,
@@ -563,13 +559,18 @@ class RecallService:
             vector_unavailable_reason=reason,
             extra_settings={"dry": dry, "embedding_model_id": self.embedder.model_id},
         )
-        if wait_ms > 1:  # waiting for the model to load and/or embedding new entries first
+        if wait_ms > 1:  # waiting for the model to load
             result.timings_ms["prepare"] = wait_ms
-        if self.backfill and result.mode == "hybrid":
-            result.notices.append(Notice(
-                "vectors_pending",
-                f"{len(self.backfill)} memories have no vector yet (being embedded); BM25 can still find them",
-            ))
+        if self.backfill:
+            for hit in result.results:
+                hit.vector_pending = hit.id in self.backfill
+            if result.mode == "hybrid":
+                result.notices.append(Notice(
+                    "vectors_pending",
+                    f"{len(self.backfill)} memories have no vector yet (being embedded); BM25 can still find "
+                    "them, and their results say vector: pending",
+                ))
+            self._start_drain()
         return result
 
     async def candidates(self, query: str, pool: int, include_superseded: bool = False):
