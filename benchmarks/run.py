@@ -10,7 +10,7 @@ import platform
 import sys
 import time
 
-from benchmarks import engine_bench, recall_bench
+from benchmarks import backfill_bench, engine_bench, recall_bench
 
 
 def main() -> int:
@@ -19,6 +19,7 @@ def main() -> int:
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
         "write_path": asyncio.run(engine_bench.run()),
         "recall": {str(n): recall_bench.run_size(n, 50, 0) for n in (10_000, 100_000)},
+        "backfill": {"10000": backfill_bench.run_subprocess(10_000)},
     }
     report["seconds"] = round(time.time() - started, 1)
     print(json.dumps(report, indent=2))
