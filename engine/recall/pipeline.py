@@ -13,7 +13,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Awaitable, Callable, Optional, Sequence
+from typing import Any, Awaitable, Callable, Container, Optional, Sequence
 
 import numpy as np
 
@@ -184,12 +184,17 @@ def fuse(bm25: Optional[LexicalHits], vector: Optional[VectorHits], k: int,
 
 # ---- stage 3: the gate -------------------------------------------------------------
 def apply_gate(fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float],
-               min_idf: float) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
-    """Split fused candidates into (passed, discarded) with a verdict for each."""
+               min_idf: float, unembedded: Container[str] = ()) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
+    """Split fused candidates into (passed, discarded) with a verdict for each. A
+    candidate in `unembedded` (no vector yet) passes: the vector search could not
+    have found it, so being found by BM25 alone says nothing against it."""
     matched = {} if bm25 is None else dict(zip(bm25.ids, bm25.matched))
     passed, failed, verdicts = [], [], {}
     for item in fused:
-        v = gate_candidate(item.found_by("vector"), item.found_by("bm25"), matched.get(item.id, []), idf, min_idf)
+        if item.id in unembedded:
+            v = GateVerdict(True, "found by BM25; no vector yet (vector: pending), so the gate does not apply")
+        else:
+            v = gate_candidate(item.found_by("vector"), item.found_by("bm25"), matched.get(item.id, []), idf, min_idf)
         verdicts[item.id] = v
         (passed if v.passed else failed).append(item)
     return passed, failed, verdicts
@@ -244,10 +249,12 @@ async def run_pipeline(
     vector_cpu: Optional[Callable[..., Awaitable[Any]]] = None,
     vector_unavailable_reason: str = "",
     extra_settings: Optional[dict[str, Any]] = None,
+    unembedded: Container[str] = (),
 ) -> RecallResult:
     """Run every stage; see the module docstring. `cpu(fn, *args)` runs index work
     (in a thread, under the caller's index lock); `vector_cpu` likewise for the
-    vector scan (the service runs it on the embedder's thread)."""
+    vector scan (the service runs it on the embedder's thread). `unembedded`: ids with
+    no vector yet (the backfill's pending set), which the token gate lets through."""
     t_total = time.perf_counter()
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise RecallInputError(f"limit must be a positive integer, got {limit!r}")
@@ -347,7 +354,8 @@ async def run_pipeline(
 
     # stage 3: the gate
     t = time.perf_counter()
-    passed, failed, verdicts = apply_gate(fused, bm25_hits, lexical.idf, float(settings.get("memory.gateMinIdf")))
+    passed, failed, verdicts = apply_gate(fused, bm25_hits, lexical.idf, float(settings.get("memory.gateMinIdf")),
+                                          unembedded if vec_hits is not None else ())
     timings["gate"] = _ms(t)
 
     # stage 4a: fresh rows (the index may lag the store); the gate's rejects too, for display

@@ -558,6 +558,7 @@ class RecallService:
             vector_cpu=self._cpu_model_thread,
             vector_unavailable_reason=reason,
             extra_settings={"dry": dry, "embedding_model_id": self.embedder.model_id},
+            unembedded=self.backfill.pending,
         )
         if wait_ms > 1:  # waiting for the model to load
             result.timings_ms["prepare"] = wait_ms

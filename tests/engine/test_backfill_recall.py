@@ -176,3 +176,19 @@ def test_load_timeout_key_is_validated(bad):
     with pytest.raises(ConfigError, match="memory.embeddingLoadTimeoutSeconds"):
         Settings.defaults().override({"memory.embeddingLoadTimeoutSeconds": bad})
     assert Settings.defaults().get("memory.embeddingLoadTimeoutSeconds") == 60.0
+
+
+async def test_a_fresh_memory_in_a_tiny_store_is_found_before_it_has_a_vector(store, make_service):
+    """One memory: its words have no IDF to speak of, so the BM25-only token gate would
+    discard it; a pending row passes, because the vector search could not have found it."""
+    (fact,) = await insert(store, make_entry("user.city", "the user lives in berlin"))
+    fake = RecordingEmbedder("fake")
+    svc = await make_service(fake)
+    await fake.ensure_loaded()
+    svc._start_drain = lambda: None
+    res = await svc.recall("berlin")
+    assert res.hit_ids == [fact.id] and res.results[0].vector_pending
+    assert "no vector yet" in res.results[0].gate["reason"]
+    await svc.embed_pending()
+    res = await svc.recall("berlin")
+    assert res.hit_ids == [fact.id] and not res.results[0].vector_pending and res.results[0].vector.rank == 1
