@@ -138,13 +138,13 @@ async def test_a_recall_during_a_long_backfill_waits_for_no_more_than_the_batche
 async def test_cold_recall_waits_for_the_model_under_its_own_budget(store, make_service, settings):
     """Loading takes longer than the inference budget: the recall still uses vectors."""
     await insert(store, *corpus(5))
-    svc = await make_service(
-        FakeEmbedder("fake", load_delay=0.3), settings.override({"memory.embeddingTimeoutSeconds": 0.05})
-    )
-    await svc.embed_pending()
+    await (await make_service(FakeEmbedder("fake"))).embed_pending()  # vectors stored by an earlier run
+    cold = FakeEmbedder("fake", load_delay=0.3)
+    svc = await make_service(cold, settings.override({"memory.embeddingTimeoutSeconds": 0.05}))
+    assert cold.status == emb.NOT_LOADED and svc.pending_count == 0
     res = await svc.recall(QUERY)
     assert res.mode == "hybrid" and "lexical_only" not in res.notice_codes()
-    assert res.results[0].vector.rank == 1
+    assert res.results[0].vector.rank == 1 and res.timings_ms["prepare"] >= 300
 
 
 async def test_a_model_still_loading_after_its_budget_names_the_load_key_and_time(store, make_service, settings):
