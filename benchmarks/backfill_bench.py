@@ -8,7 +8,8 @@ worker, persisted per batch). The baseline, in the same process on the same text
 is the path it replaced: fixed batches of 32 in pending order, one at a time on all
 cores, persisted per batch. The baseline runs on the first --baseline-entries only
 (it is the slow one); both report entries/s, so they compare. Prints one JSON
-document with medians and p95 of the batch times and the machine's load average."""
+document with medians and p95 of the batch times, entries per CPU-second, and the
+machine's load average (the entries/s of a loaded machine say little about an idle one)."""
 
 from __future__ import annotations
 
@@ -49,18 +50,19 @@ def _timed(embedder, times: list[float]) -> None:
 async def _baseline(svc: RecallService, store, ids: list[str], texts: list[str]) -> dict:
     """The replaced path: unsorted batches of OLD_BATCH on one worker with every core."""
     times: list[float] = []
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for i in range(0, len(ids), OLD_BATCH):
         t = time.perf_counter()
         matrix = await svc.embedder.embed(texts[i : i + OLD_BATCH], batch_size=OLD_BATCH)
         times.append((time.perf_counter() - t) * 1000)
         await write_vectors(store, ids[i : i + OLD_BATCH], matrix, svc.embedder.model_id)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     return {
         "what": f"unsorted batches of {OLD_BATCH}, one at a time on {emb.BATCH_THREADS} torch threads",
         "entries": len(ids),
         "seconds": round(seconds, 2),
         "entries_per_s": round(len(ids) / seconds, 1),
+        "entries_per_cpu_s": round(len(ids) / cpu, 1),
         "batch_ms": _pct(times),
     }
 
@@ -92,9 +94,9 @@ async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
             await svc.embedder.ensure_loaded()
             times: list[float] = []
             _timed(svc.embedder, times)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             done = await svc.embed_pending()
-            seconds = time.perf_counter() - started
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
             stored = (await store.fetchone("SELECT count(*) FROM vectors"))[0]
             await svc.close()
         finally:
@@ -106,6 +108,9 @@ async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
         "stored": stored,
         "seconds": round(seconds, 2),
         "entries_per_s": round(rate, 1),
+        # CPU time this process got: on a loaded machine, entries per CPU-second times
+        # the cores is what an idle machine would approach (spin-waits count as CPU)
+        "entries_per_cpu_s": round(done / cpu, 1),
         "batch_ms": _pct(times),
         "batches": len(times),
         "batch_size": BATCH,

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from engine.config import Settings
+from engine.recall import embedder as emb
 from engine.recall.service import RecallService
 from engine.store import Store
 from tests.engine.recall.helpers import FakeEmbedder, insert, make_entry
@@ -26,6 +27,7 @@ CHILD = textwrap.dedent(
     import asyncio, sys
     sys.path.insert(0, {repo!r})
     from engine.config import Settings
+from engine.recall import embedder as emb
     from engine.recall.service import RecallService
     from engine.store import Store
     from tests.engine.recall.helpers import FakeEmbedder
@@ -89,6 +91,7 @@ async def test_backfill_killed_mid_way_resumes_without_losing_or_redoing_a_vecto
         before = {r[0]: r[3] for r in rows}
 
         fake = FakeEmbedder("fake")
+        fake._pool = emb.ModelWorkers(1)  # one worker, so its count of embedded texts is exact
         svc = RecallService(store, Settings.defaults().override(SETTINGS), lambda name: fake, snapshot=False)
         report = await svc.open()
         assert report.vectors == kept and report.pending == N - kept  # only what was missing is pending
