@@ -167,6 +167,8 @@ async def steady(path, settings, read_only, clock):
     from .conftest import open_with_fake_models
 
     engine = await open_with_fake_models(path, settings, read_only, clock)
+    await engine.recall_service.open()
+    await engine.recall_service.embed_pending()  # every entry has its vector, as recall never embeds them
     real = engine.recall
 
     async def recall(*args, **kwargs):
