@@ -27,7 +27,6 @@ CHILD = textwrap.dedent(
     import asyncio, sys
     sys.path.insert(0, {repo!r})
     from engine.config import Settings
-from engine.recall import embedder as emb
     from engine.recall.service import RecallService
     from engine.store import Store
     from tests.engine.recall.helpers import FakeEmbedder
