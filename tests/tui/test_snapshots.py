@@ -167,8 +167,6 @@ async def steady(path, settings, read_only, clock):
     from .conftest import open_with_fake_models
 
     engine = await open_with_fake_models(path, settings, read_only, clock)
-    await engine.recall_service.open()
-    await engine.recall_service.embed_pending()  # every entry has its vector, as recall never embeds them
     real = engine.recall
 
     async def recall(*args, **kwargs):
@@ -178,6 +176,12 @@ async def steady(path, settings, read_only, clock):
 
     engine.recall = recall
     return engine
+
+
+async def embed_all(app) -> None:
+    """Give every demo entry its vector first: recall never embeds pending rows itself."""
+    await app.engine.recall_service.open()
+    await app.engine.recall_service.embed_pending()
 
 
 def test_recall_playground(demo_db, make_app, snap_compare):
@@ -190,6 +194,7 @@ def test_recall_playground(demo_db, make_app, snap_compare):
         await pilot.press("2")
         await wait_until(pilot, lambda: app._view_widget("recall") is not None, what="playground")
         view = app._view_widget("recall")
+        await embed_all(app)
         view.query_one("#query").value = "atlas-api python version"
         await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
                          what="results")
