@@ -10,7 +10,7 @@ import platform
 import sys
 import time
 
-from benchmarks import engine_bench, import_bench, mcp_bench, recall_bench
+from benchmarks import backfill_bench, engine_bench, import_bench, mcp_bench, recall_bench
 
 
 def main() -> int:
@@ -21,6 +21,7 @@ def main() -> int:
         "import": asyncio.run(import_bench.run((10_000, 100_000))),
         "recall": {str(n): recall_bench.run_size(n, 50, 0) for n in (10_000, 100_000)},
         "mcp_stdio": asyncio.run(mcp_bench.run()),
+        "backfill": {"10000": backfill_bench.run_subprocess(10_000)},
     }
     report["seconds"] = round(time.time() - started, 1)
     print(json.dumps(report, indent=2))

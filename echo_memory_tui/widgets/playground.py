@@ -52,6 +52,8 @@ def _num(value: Any, digits: int = 3) -> str:
 
 
 def path_cell(path: Optional[dict[str, Any]], digits: int = 3) -> Text:
+    if path and path.get("pending"):
+        return Text("pending", style="dim yellow")  # no vector yet: only BM25 can find it
     if not path or path.get("score") is None:
         return Text("—", style="dim")
     out = Text(_num(path["score"], digits))

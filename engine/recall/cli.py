@@ -66,11 +66,13 @@ async def cmd_recall(engine, args) -> int:
 
 
 def _human(data: dict) -> str:
-    lines = [f"{'#':>2} {'final':>7} {'bm25':>7} {'vec':>6} {'rrf':>7} {'rerank':>7} {'decay':>5}  key / content"]
+    lines = [f"{'#':>2} {'final':>7} {'bm25':>7} {'vec':>7} {'rrf':>7} {'rerank':>7} {'decay':>5}  key / content"]
     for r in data["results"]:
         def score(part):
+            if part == "vector" and (r.get(part) or {}).get("pending"):
+                return "pending"  # no vector yet: BM25 found it
             return "-" if not r.get(part) or r[part].get("score") is None else f"{r[part]['score']:.3f}"
-        lines.append(f"{r['rank']:>2} {r['final']:>7.4f} {score('bm25'):>7} {score('vector'):>6} {r['rrf']:>7.4f} "
+        lines.append(f"{r['rank']:>2} {r['final']:>7.4f} {score('bm25'):>7} {score('vector'):>7} {r['rrf']:>7.4f} "
                      f"{score('rerank'):>7} {r['decay']['factor']:>5.2f}  {r.get('key', '')}: {r.get('content', '')[:60]}")
     for d in data.get("dropped", []):
         lines.append(f"   dropped {d['id'][:8]} at {d['stage']}: {d['reason']}")

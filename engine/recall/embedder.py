@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import itertools
 import json
 import os
+import queue
 import threading
 import time
 from collections import OrderedDict
@@ -35,6 +38,14 @@ QUERY_CACHE_SIZE = 256
 # an idle machine 2 threads win by ~1.8 ms). Document batches keep every core.
 QUERY_THREADS = int(os.environ.get("ECHO_MEMORY_QUERY_THREADS", "1"))
 BATCH_THREADS = int(os.environ.get("ECHO_MEMORY_BATCH_THREADS", str(os.cpu_count() or 1)))
+# The backfill runs one single-threaded batch per core, side by side, instead of one
+# batch on an OpenMP team of every core: a team's barrier waits on whichever thread
+# the OS preempted, and on 2 shared cores under load (load average ~9) one batch on 2
+# threads embedded 14-27 entries/s against 36-47/s on 1 thread (all-MiniLM-L6-v2,
+# 64 texts of ~28 tokens); independent workers lose nothing when a core is taken.
+BACKFILL_WORKERS = max(1, int(os.environ.get("ECHO_MEMORY_BACKFILL_WORKERS", str(os.cpu_count() or 1))))
+LOAD_KEY = "memory.embeddingLoadTimeoutSeconds"
+INFERENCE_KEY = "memory.embeddingTimeoutSeconds"
 
 
 class EmbeddingModelError(ModelError, RuntimeError):
@@ -42,7 +53,72 @@ class EmbeddingModelError(ModelError, RuntimeError):
 
 
 class EmbeddingTimeout(ModelError, TimeoutError):
-    """The query embedding missed memory.embeddingTimeoutSeconds."""
+    """A budget ran out; the message names the cause, the time and the key that sets it."""
+
+
+INTERACTIVE, BACKGROUND = 0, 1
+
+
+class ModelWorkers:
+    """The threads that run model work, interactive jobs (loading, query embeddings,
+    vector scans) before background ones (backfill batches): a query that arrives
+    during a backfill waits for a batch in progress, never for the backlog.
+
+    Like a ThreadPoolExecutor (submit -> Future, shutdown) with one priority queue,
+    FIFO within a priority. Daemon threads: an idle worker never holds the process
+    open, and a close() stops them."""
+
+    def __init__(self, workers: int = 1, name: str = "echo-embed"):
+        self._queue: "queue.PriorityQueue[tuple]" = queue.PriorityQueue()
+        self._seq = itertools.count()
+        self._size = max(1, workers)
+        self._threads: list[threading.Thread] = []
+        self._name = name
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def submit(self, fn, *args, background: bool = False) -> concurrent.futures.Future:
+        fut: concurrent.futures.Future = concurrent.futures.Future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the embedding model has been closed")
+            self._queue.put((BACKGROUND if background else INTERACTIVE, next(self._seq), fut, fn, args))
+            if len(self._threads) < self._size:
+                t = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
+                self._threads.append(t)
+                t.start()
+        return fut
+
+    def _work(self) -> None:
+        while True:
+            _, _, fut, fn, args = self._queue.get()
+            if fut is None:
+                return
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                result = fn(*args)
+            except BaseException as exc:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(result)
+
+    def shutdown(self, wait: bool = False, cancel_futures: bool = True) -> None:
+        """Refuse new jobs, cancel the queued ones and let the threads end."""
+        with self._lock:
+            self._closed = True
+            while cancel_futures:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item[2] is not None:
+                    item[2].cancel()
+            for _ in self._threads:
+                self._queue.put((2, next(self._seq), None, None, None))
+        if wait:
+            for t in self._threads:
+                t.join()
 
 
 def resolve_model_path(name: str) -> str:
@@ -125,7 +201,10 @@ class Embedder:
         self._path: Optional[str] = None
         self._future: Optional[concurrent.futures.Future] = None
         self._lock = threading.Lock()
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="echo-embed")
+        self._pool = ModelWorkers(BACKFILL_WORKERS)
+        # a fast tokenizer is not safe to call from two threads at once ("Already borrowed")
+        self._encode_lock = threading.Lock()
+        self._fast: Optional[Callable[[list[str]], np.ndarray]] = None
         self.load_seconds: Optional[float] = None
         self._query_cache: "OrderedDict[str, np.ndarray]" = OrderedDict()
         try:
@@ -170,7 +249,7 @@ class Embedder:
             self.message = f"model reports {dim} dimensions (configs said {self._dim})"
         self._dim = dim
         self._model = model
-        self._fast = _fast_single_encoder(model)
+        self._fast = _fast_encoder(model, self._encode_lock)
         self.load_seconds = time.perf_counter() - started
         self.status, self.message = READY, f"{self.model_id} loaded in {self.load_seconds:.1f}s"
 
@@ -188,42 +267,74 @@ class Embedder:
             return self._future
 
     async def ensure_loaded(self, timeout: Optional[float] = None) -> None:
-        """Wait for the model (raising EmbeddingModelError on failure, EmbeddingTimeout after timeout)."""
+        """Wait for the model (raising EmbeddingModelError on failure, EmbeddingTimeout after
+        timeout seconds: the caller's memory.embeddingLoadTimeoutSeconds)."""
         if self.status == READY:
             return
         fut = asyncio.wrap_future(self.start_loading())
         try:
             await asyncio.wait_for(asyncio.shield(fut), timeout)
         except asyncio.TimeoutError:
-            raise EmbeddingTimeout(f"embedding model {self.name!r} still loading after {timeout:.1f}s") from None
+            raise EmbeddingTimeout(f"embedding model {self.name!r} still loading after {timeout:g}s") from None
 
     # ---- encoding ------------------------------------------------------------------
     def encode_sync(self, texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
+        """Unit vectors for texts, on the calling thread (the torch thread count is the caller's)."""
         if self._model is None:
             raise EmbeddingModelError(f"{KEY}={self.name!r} is not loaded")
-        if len(texts) == 1:
-            _set_torch_threads(QUERY_THREADS)
-            if getattr(self, "_fast", None) is not None:
-                return self._fast(texts[0])
-        else:
-            _set_torch_threads(BATCH_THREADS)
-        vecs = self._model.encode(
-            list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+        fast = getattr(self, "_fast", None)
+        if fast is not None and len(texts) <= batch_size:
+            return fast(list(texts))
+        with self._encode_lock:
+            vecs = self._model.encode(
+                list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                show_progress_bar=False,
+            )
         return np.ascontiguousarray(vecs, dtype=np.float32)
 
-    async def embed(self, texts: Sequence[str], batch_size: int = 64, timeout: Optional[float] = None) -> np.ndarray:
-        """Unit vectors (float32, one row per text), computed in the embedder's thread."""
-        await self.ensure_loaded(timeout)
-        fut = asyncio.wrap_future(self._pool.submit(self.encode_sync, list(texts), batch_size))
+    async def _run(self, fn, *args, threads: int, background: bool = False, timeout: Optional[float] = None,
+                   what: str = "embedding"):
+        """Run fn on a model worker; the timeout counts from when the job starts, so time
+        spent behind a backfill batch already running is not charged to the inference."""
+        loop = asyncio.get_running_loop()
+        started = asyncio.Event()
+
+        def job():
+            with contextlib.suppress(RuntimeError):  # the loop may have closed meanwhile
+                loop.call_soon_threadsafe(started.set)
+            _set_torch_threads(threads)
+            return fn(*args)
+
+        fut = asyncio.wrap_future(self._pool.submit(job, background=background))
+        if timeout is None:
+            return await fut
+        waiter = asyncio.ensure_future(started.wait())
+        try:
+            await asyncio.wait([waiter, fut], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
         try:
             return await asyncio.wait_for(asyncio.shield(fut), timeout)
         except asyncio.TimeoutError:
-            raise EmbeddingTimeout(f"embedding took longer than {timeout:.1f}s") from None
+            raise EmbeddingTimeout(f"{what} took longer than {timeout:g}s") from None
+
+    async def embed(self, texts: Sequence[str], batch_size: int = 64, timeout: Optional[float] = None,
+                    background: bool = False) -> np.ndarray:
+        """Unit vectors (float32, one row per text), computed on a model worker thread.
+        Background jobs (the backfill) run single-threaded, one per worker, after any
+        interactive job waiting."""
+        await self.ensure_loaded()
+        texts = list(texts)
+        if background:
+            threads = 1 if BACKFILL_WORKERS > 1 else BATCH_THREADS
+        else:
+            threads = QUERY_THREADS if len(texts) == 1 else BATCH_THREADS
+        return await self._run(self.encode_sync, texts, batch_size, threads=threads, background=background,
+                               timeout=timeout)
 
     async def embed_query(self, text: str, timeout: Optional[float] = None) -> np.ndarray:
-        """One query vector, with one deadline covering any wait for the model and the encoding.
+        """One query vector; timeout (memory.embeddingTimeoutSeconds) covers the inference
+        only: a caller bounds any wait for the model with ensure_loaded first.
 
         The last QUERY_CACHE_SIZE query vectors are kept: re-running a query after
         turning a knob (the app's playground) does not embed it again."""
@@ -231,10 +342,9 @@ class Embedder:
         if cached is not None:
             self._query_cache.move_to_end(text)
             return cached
-        deadline = None if timeout is None else time.monotonic() + timeout
-        await self.ensure_loaded(timeout)
-        remaining = None if deadline is None else max(0.001, deadline - time.monotonic())
-        vec = (await self.embed([text], batch_size=1, timeout=remaining))[0]
+        await self.ensure_loaded()
+        vec = (await self._run(self.encode_sync, [text], 1, threads=QUERY_THREADS, timeout=timeout,
+                               what="inference"))[0]
         vec.setflags(write=False)
         self._query_cache[text] = vec
         if len(self._query_cache) > QUERY_CACHE_SIZE:
@@ -242,35 +352,32 @@ class Embedder:
         return vec
 
     async def run_in_model_thread(self, fn, *args, threads: Optional[int] = None):
-        """Run fn in the embedder's worker thread.
+        """Run fn on a model worker, as an interactive job.
 
         torch keeps one OpenMP thread team per calling thread; a torch scan run from
         another thread brings a second team spinning on the same 2 cores as the
         embedding's (measured: query embedding 9.7 ms alone, 18 ms in recall with the
         scan on another thread). The vector scan therefore runs here."""
-        def job():
-            if threads is not None:
-                _set_torch_threads(threads)
-            return fn(*args)
-
-        return await asyncio.wrap_future(self._pool.submit(job))
+        return await self._run(fn, *args, threads=threads or QUERY_THREADS)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _set_torch_threads(n: int) -> None:
+    """torch's intra-op thread count, which OpenMP keeps per calling thread."""
     import torch
 
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
 
 
-def _fast_single_encoder(model) -> Optional[Callable[[str], np.ndarray]]:
-    """A leaner path for one query text through the common [Transformer, mean
-    Pooling, Normalize] stack: the same arithmetic as `encode` (a test compares
-    them) without its batching machinery, ~1.7 ms less per query here (9.8 -> 8.1
-    ms). None for any other module layout, which then uses `encode`."""
+def _fast_encoder(model, lock: threading.Lock) -> Optional[Callable[[list[str]], np.ndarray]]:
+    """A leaner path for a batch through the common [Transformer, mean Pooling,
+    Normalize] stack: the same arithmetic as `encode` (a test compares them) without
+    its batching machinery (~1.7 ms less per query here, 9.8 -> 8.1 ms), and with only
+    the tokenizer under `lock`, so backfill workers run the network side by side.
+    None for any other module layout, which then uses `encode`."""
     try:
         import torch
         from sentence_transformers.models import Normalize, Pooling, Transformer
@@ -294,16 +401,17 @@ def _fast_single_encoder(model) -> Optional[Callable[[str], np.ndarray]]:
     except Exception:
         return None
 
-    def encode_one(text: str) -> np.ndarray:
+    def encode(texts: list[str]) -> np.ndarray:
+        with lock:
+            feats = tokenizer(texts, return_tensors="pt", truncation=True, max_length=max_len, padding=True)
         with torch.inference_mode():
-            feats = tokenizer([text], return_tensors="pt", truncation=True, max_length=max_len, padding=True)
             hidden = net(**feats).last_hidden_state
             mask = feats["attention_mask"].unsqueeze(-1).to(hidden.dtype)
             vec = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             vec = torch.nn.functional.normalize(vec, p=2, dim=1)
         return np.ascontiguousarray(vec.numpy(), dtype=np.float32)
 
-    return encode_one
+    return encode
 
 
 EmbedderFactory = Callable[[str], Embedder]

@@ -136,7 +136,10 @@ class EpisodeIndex:
         timeout = float(settings.get("memory.embeddingTimeoutSeconds"))
         reason = ""
         try:
-            await embedder.ensure_loaded(timeout)
+            try:
+                await embedder.ensure_loaded(float(settings.get("memory.embeddingLoadTimeoutSeconds")))
+            except EmbeddingTimeout as exc:
+                raise EmbeddingTimeout(f"{exc} (memory.embeddingLoadTimeoutSeconds)") from None
             t = time.perf_counter()
             await self._load_stored([e.id for e in episodes], {e.id: _hash(e.summary) for e in episodes})
             await self._embed_missing(episodes)
@@ -145,7 +148,8 @@ class EpisodeIndex:
             qv = await embedder.embed_query(prepared.text, timeout)
             out.timings_ms["embed"] = round((time.perf_counter() - t) * 1000, 3)
         except EmbeddingTimeout as exc:
-            qv, reason = None, f"{exc} (memory.embeddingTimeoutSeconds)"
+            key = "" if "memory.embedding" in str(exc) else " (memory.embeddingTimeoutSeconds)"
+            qv, reason = None, f"{exc}{key}"
         except Exception as exc:
             qv, reason = None, str(exc)
         t = time.perf_counter()

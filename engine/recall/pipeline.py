@@ -13,7 +13,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Awaitable, Callable, Optional, Sequence
+from typing import Any, Awaitable, Callable, Container, Optional, Sequence
 
 import numpy as np
 
@@ -86,6 +86,7 @@ class RecallContext:
     vector_cpu: Optional[Callable[..., Awaitable[Any]]] = None
     vector_reason: str = "no vector index"  # why the vector path is off, when it is
     extra_settings: dict[str, Any] = field(default_factory=dict)
+    unembedded: Container[str] = ()  # ids with no vector yet (the backfill's pending set)
     # what the stages add, in stage order
     result: RecallResult = field(default_factory=lambda: RecallResult(query=""))
     timings: dict[str, float] = field(default_factory=dict)
@@ -201,7 +202,8 @@ def _positions(hits: LexicalHits | VectorHits) -> dict[str, tuple[int, float]]:
 async def stage_gate(ctx: RecallContext) -> None:
     """The discriminative token gate over the fused candidates."""
     ctx.passed, ctx.failed, ctx.verdicts = apply_gate(ctx.fused, ctx.bm25_hits, ctx.lexical.idf,
-                                                      float(ctx.knob("memory.gateMinIdf")))
+                                                      float(ctx.knob("memory.gateMinIdf")),
+                                                      ctx.unembedded if ctx.vec_hits is not None else ())
 
 
 async def stage_fetch(ctx: RecallContext) -> None:
@@ -367,10 +369,12 @@ async def run_pipeline(
     vector_cpu: Optional[Callable[..., Awaitable[Any]]] = None,
     vector_unavailable_reason: str = "",
     extra_settings: Optional[dict[str, Any]] = None,
+    unembedded: Container[str] = (),
 ) -> RecallResult:
     """Run `STAGES` in order over one context. `cpu(fn, *args)` runs index work (in
     a thread, under the caller's index lock); `vector_cpu` likewise for the vector
-    scan (the service runs it on the embedder's thread)."""
+    scan (the service runs it on the embedder's thread). `unembedded`: ids with no
+    vector yet (the backfill's pending set), which the token gate lets through."""
     t_total = time.perf_counter()
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise RecallInputError(f"limit must be a positive integer, got {limit!r}")
@@ -379,6 +383,7 @@ async def run_pipeline(
         limit=limit, include_superseded=include_superseded, vectors=vectors, embed_query=embed_query,
         reranker=reranker, cpu=cpu, vector_cpu=vector_cpu,
         vector_reason=vector_unavailable_reason or "no vector index", extra_settings=dict(extra_settings or {}),
+        unembedded=unembedded,
     )
     try:
         for stage in STAGES:

@@ -2,11 +2,12 @@
 
     {"results": [...], "dropped": [...], "timings_ms": {...}, "settings": {...}, "notices": [...]}
 
-Each result: id, rank, final, bm25 {score, rank}, vector {score, rank}, rerank
+Each result: id, rank, final, bm25 {score, rank}, vector {score, rank, pending}, rerank
 {score, rank, status, reason}, rrf, gate {passed, reason}, decay {factor,
 effective_importance, archival_weight, multiplier}, plus key, content, tier, type (and
 importance, pinned, superseded_by) for display. Scores and ranks are null where
-a path did not produce them. Dropped: {id, stage, reason, key}. Notices:
+a path did not produce them; vector.pending is true for a memory with no vector
+yet (the backfill has not reached it), which only BM25 can find. Dropped: {id, stage, reason, key}. Notices:
 {code, message}."""
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class RecallHit:
     importance: float = 0.0
     pinned: bool = False
     superseded_by: Optional[str] = None
+    vector_pending: bool = False  # no current vector yet (the backfill has not reached it): found by BM25 only
     entry: Any = field(default=None, repr=False, compare=False)  # the MemoryEntry, for the app
 
     def to_dict(self) -> dict[str, Any]:
@@ -92,7 +94,7 @@ class RecallHit:
             "rank": self.rank,
             "final": self.final,
             "bm25": self.bm25.to_dict(),
-            "vector": self.vector.to_dict(),
+            "vector": {**self.vector.to_dict(), "pending": self.vector_pending},
             "rerank": self.rerank.to_dict(),
             "rrf": self.rrf,
             "gate": dict(self.gate),

@@ -18,7 +18,6 @@ mismatch rebuilds the index from `entries`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -34,6 +33,7 @@ import numpy as np
 from ..models import MemoryEntry, MemoryTier
 from ..store import ENTRY_COLUMNS, Store, row_to_entry
 from . import embedder as emb
+from .backfill import Backfill
 from .embedder import Embedder, EmbeddingModelError, EmbeddingTimeout
 from .episodes import EpisodeIndex, EpisodeSearchResult
 from .lexical import SUPERSEDED, LexicalIndex
@@ -41,15 +41,14 @@ from .pipeline import prepare_query, run_pipeline
 from .rerank import Reranker, make_reranker
 from .results import Notice, RecallResult
 from .tokenize import entry_text, index_tokens
-from .vectors import VectorIndex, decode_rows, queue_reembed, write_vectors
+from .vectors import VectorIndex, decode_rows, queue_reembed
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_FORMAT = 1
 SNAPSHOT_MIN_ENTRIES = 20_000  # smaller stores rebuild in well under a second
 REBUILD_FRACTION = 0.5  # a sync touching more than this share of the index rebuilds it
-INLINE_EMBED_MAX = 64
-SCAN_THREADS = int(os.environ.get("ECHO_MEMORY_SCAN_THREADS", "1"))  # see embedder.QUERY_THREADS  # pending entries a recall embeds before answering
+SCAN_THREADS = int(os.environ.get("ECHO_MEMORY_SCAN_THREADS", "1"))  # see embedder.QUERY_THREADS
 _CHUNK = 500
 
 
@@ -123,12 +122,11 @@ class RecallService:
         self.embedder: Embedder = self._embedder_factory(settings.get("memory.embeddingModel"))
         self._rerankers: dict[str, Reranker] = {}
         self._hashes: dict[str, int] = {}
-        self._pending: dict[str, None] = {}  # ordered set of ids needing a vector
+        self.backfill = Backfill(self)
         self._watermark = 0
         self._changes_since_snapshot = 0
         self._lock = asyncio.Lock()
         self._sync_lock = asyncio.Lock()
-        self._drain_task: Optional[asyncio.Task] = None
         self._tasks: set[asyncio.Task] = set()
         self._opened = False
         self._vectors_deferred = False
@@ -194,7 +192,7 @@ class RecallService:
 
     @property
     def pending_count(self) -> int:
-        return len(self._pending)
+        return len(self.backfill)
 
     # ---- open ----------------------------------------------------------------------
     async def open(self) -> OpenReport:
@@ -238,7 +236,7 @@ class RecallService:
             self._spawn(self.save_snapshot())
         self.open_report = OpenReport(
             seconds=time.perf_counter() - t0, source=source, entries=len(self.lexical),
-            vectors=0 if self.vectors is None else len(self.vectors), pending=len(self._pending),
+            vectors=0 if self.vectors is None else len(self.vectors), pending=len(self.backfill),
             stale=stale, replayed=replayed, timings={k: round(v, 4) for k, v in timings.items()},
         )
         return self.open_report
@@ -265,7 +263,7 @@ class RecallService:
             # the dimension is unknown until the model loads (hub name): load vectors then
             self._vectors_deferred = self.embedder.status != emb.FAILED
             self.vectors = None
-            self._pending = dict.fromkeys(self.lexical.ids())
+            self.backfill.reset(self.lexical.ids())
             return 0
         self._vectors_deferred = False
         dim = self.embedder.dim
@@ -284,7 +282,7 @@ class RecallService:
 
         self.vectors, stale = await self._locked(lambda: asyncio.to_thread(decode))
         have = self.vectors
-        self._pending = {i: None for i in self.lexical.ids() if i not in have}
+        self.backfill.reset(i for i in self.lexical.ids() if i not in have)
         if stale and not self.store.read_only:
             await queue_reembed(self.store, stale)
         return len(stale)
@@ -357,7 +355,10 @@ class RecallService:
     async def sync(self) -> int:
         """Apply change_log rows past the watermark; returns how many entries changed."""
         async with self._sync_lock:
-            return await self._sync()
+            changed = await self._sync()
+        if changed and self.embedder.ready:
+            self._start_drain()  # new or edited entries get their vectors in the background
+        return changed
 
     async def _sync(self) -> int:
         if self._watermark < await self.store.change_log_floor():
@@ -394,7 +395,7 @@ class RecallService:
                     if self.vectors is not None:
                         self.vectors.remove(entry_id)
                     self._hashes.pop(entry_id, None)
-                    self._pending.pop(entry_id, None)
+                    self.backfill.discard(entry_id)
                     continue
                 text = entry_text(row[2], row[3], json.loads(row[4]))
                 h = text_hash(text)
@@ -410,9 +411,9 @@ class RecallService:
                 if self.vectors is not None and entry_id in self.vectors:
                     # the text changed: the stored vector describes the old text
                     self.vectors.remove(entry_id)
-                    self._pending[entry_id] = None
+                    self.backfill.add(entry_id)
                 else:
-                    self._pending[entry_id] = None
+                    self.backfill.add(entry_id)
                     if old is None:
                         need_vector.append(entry_id)  # new to us: another process may have embedded it
             self._watermark = top
@@ -440,44 +441,17 @@ class RecallService:
                     continue
                 if entry_id in found and self.vectors is not None:
                     self.vectors.add(entry_id, found[entry_id], self.lexical.flags(entry_id) or 0)
-                    self._pending.pop(entry_id, None)
+                    self.backfill.discard(entry_id)
                 else:
-                    self._pending[entry_id] = None
+                    self.backfill.add(entry_id)
 
     async def embed_pending(self, batch: int = 64, max_items: Optional[int] = None) -> int:
-        """Embed entries without a current vector (batched, in a thread) and store the vectors.
-        Loads the model if needed; returns how many vectors were written."""
-        if not self._pending:
-            return 0
-        await self.embedder.ensure_loaded()
-        await self._ensure_vector_index()
-        done = 0
-        while self._pending and (max_items is None or done < max_items):
-            take = batch if max_items is None else min(batch, max_items - done)
-            ids = list(self._pending)[:take]
-            rows = await self._fetch_rows(ids, "id, key, content, tags")
-            texts = {r[0]: entry_text(r[1], r[2], json.loads(r[3])) for r in rows}
-            for missing in set(ids) - set(texts):
-                self._pending.pop(missing, None)
-            order = [i for i in ids if i in texts]
-            if not order:
-                continue
-            matrix = await self.embedder.embed([texts[i] for i in order], batch_size=batch)
-            keep_ids, keep_rows = [], []
-            async with self._lock:
-                for j, entry_id in enumerate(order):
-                    if self._hashes.get(entry_id) != text_hash(texts[entry_id]) or entry_id not in self.lexical:
-                        continue  # changed or removed while we embedded: sync queued it again
-                    self.vectors.add(entry_id, matrix[j], self.lexical.flags(entry_id) or 0)
-                    self._pending.pop(entry_id, None)
-                    keep_ids.append(entry_id)
-                    keep_rows.append(j)
-            if keep_ids and not self.store.read_only:
-                await write_vectors(self.store, keep_ids, matrix[keep_rows], self.embedder.model_id)
-            done += len(keep_ids)
-            if not keep_ids and len(order) == len(ids):
-                break  # nothing settled this round; the next sync will requeue
-        return done
+        """Embed entries without a current vector and store the vectors (see Backfill.run)."""
+        return await self.backfill.run(batch=batch, max_items=max_items)
+
+    def _current(self, entry_id: str, text: str) -> bool:
+        """Whether `text` is what the index holds for entry_id (a vector made from it may be kept)."""
+        return self._hashes.get(entry_id) == text_hash(text) and entry_id in self.lexical
 
     async def _ensure_vector_index(self) -> None:
         if self.vectors is None or self._vectors_deferred:
@@ -486,19 +460,7 @@ class RecallService:
             await self._load_vectors()
 
     def _start_drain(self) -> None:
-        if self._pending and (self._drain_task is None or self._drain_task.done()) and self.embedder.ready:
-            self._drain_task = self._spawn(self._drain())
-
-    async def _drain(self) -> None:
-        while self._pending:
-            try:
-                n = await self.embed_pending(batch=32, max_items=32)
-            except Exception as exc:  # keep serving lexical recall; the status says why
-                log.warning("background embedding stopped: %s", exc)
-                return
-            if n == 0:
-                return
-            await asyncio.sleep(0)
+        self.backfill.start()
 
     async def warm(self) -> ModelStatus:
         """Load the embedding model in the background thread, then embed what is pending."""
@@ -514,16 +476,9 @@ class RecallService:
         rr = self._rerankers.get(self.settings.get("memory.rerankModel"))
         return ModelStatus(
             state=self.embedder.status, message=self.embedder.message, model_id=self.embedder.model_id,
-            pending=len(self._pending), indexed=len(self.lexical),
+            pending=len(self.backfill), indexed=len(self.lexical),
             reranker_state=rr.status if rr else "not_loaded", reranker_message=rr.message if rr else "",
         )
-
-    async def _stop_drain(self) -> None:
-        """Cancel the background re-embedding, waiting until it has stopped."""
-        if self._drain_task is not None and not self._drain_task.done():
-            self._drain_task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._drain_task
 
     async def reconfigure(self, settings) -> None:
         """Adopt new settings. A different memory.embeddingModel swaps the embedder:
@@ -533,7 +488,7 @@ class RecallService:
         self.settings = settings
         if settings.get("memory.embeddingModel") == old_name:
             return
-        await self._stop_drain()
+        await self.backfill.stop()
         self.embedder.close()
         self.embedder = self._embedder_factory(settings.get("memory.embeddingModel"))
         self.episodes = EpisodeIndex(self.store, self)
@@ -576,29 +531,23 @@ class RecallService:
         elif self.embedder.status == emb.FAILED:
             vectors, reason = None, self.embedder.message
         else:
+            load_timeout = float(settings.get(emb.LOAD_KEY))
             try:
-                await self.embedder.ensure_loaded(float(settings.get("memory.embeddingTimeoutSeconds")))
+                await self.embedder.ensure_loaded(load_timeout)
                 await self._ensure_vector_index()
                 vectors = self.vectors
-                if self._pending:
-                    await self.embed_pending(batch=INLINE_EMBED_MAX, max_items=INLINE_EMBED_MAX)
-                    self._start_drain()
             except EmbeddingTimeout as exc:
-                vectors, reason = None, f"{exc} (memory.embeddingTimeoutSeconds)"
+                vectors, reason = None, f"{exc} ({emb.LOAD_KEY}={load_timeout:g})"
             except Exception as exc:
                 vectors, reason = None, str(exc)
         wait_ms = round((time.perf_counter() - t0) * 1000, 3)
-
-        async def embed_query(text: str, timeout: float) -> np.ndarray:
-            remaining = max(0.001, timeout - wait_ms / 1000)
-            return await self.embedder.embed_query(text, remaining)
 
         reranker = self.reranker_for(settings.get("memory.rerankModel")) if settings.get("memory.rerankEnabled") else None
         result = await run_pipeline(
             query,
             lexical=self.lexical,
             vectors=vectors,
-            embed_query=embed_query if vectors is not None else None,
+            embed_query=self.embedder.embed_query if vectors is not None else None,
             fetch_entries=self.fetch_rows,
             reranker=reranker,
             settings=settings,
@@ -609,14 +558,20 @@ class RecallService:
             vector_cpu=self._cpu_model_thread,
             vector_unavailable_reason=reason,
             extra_settings={"dry": dry, "embedding_model_id": self.embedder.model_id},
+            unembedded=self.backfill.pending,
         )
-        if wait_ms > 1:  # waiting for the model to load and/or embedding new entries first
+        if wait_ms > 1:  # waiting for the model to load
             result.timings_ms["prepare"] = wait_ms
-        if self._pending and result.mode == "hybrid":
-            result.notices.append(Notice(
-                "vectors_pending",
-                f"{len(self._pending)} memories have no vector yet (being embedded); BM25 can still find them",
-            ))
+        if self.backfill:
+            for hit in result.results:
+                hit.vector_pending = hit.id in self.backfill
+            if result.mode == "hybrid":
+                result.notices.append(Notice(
+                    "vectors_pending",
+                    f"{len(self.backfill)} memories have no vector yet (being embedded); BM25 can still find "
+                    "them, and their results say vector: pending",
+                ))
+            self._start_drain()
         return result
 
     async def candidates(self, query: str, pool: int, include_superseded: bool = False):
@@ -645,13 +600,13 @@ class RecallService:
         queued = await self.store.fetchone("SELECT reason FROM reembed_queue WHERE entry_id=?", (entry_id,))
         stamp, active = (row[0] if row else None), self.model_id
         if row is None:
-            waiting = entry_id in self._pending or queued or not self.open_report  # unopened: all wait
+            waiting = entry_id in self.backfill or queued or not self.open_report  # unopened: all wait
             state = "pending" if waiting else "none"
         elif active is None:
             state = "unchecked"
         elif stamp != active:
             state = "stale"
-        elif entry_id in self._pending or queued:
+        elif entry_id in self.backfill or queued:
             state = "pending"  # the text changed since this vector was made
         else:
             state = "current"
@@ -662,7 +617,7 @@ class RecallService:
         return {
             "entries": len(self.lexical),
             "vectors": 0 if self.vectors is None else len(self.vectors),
-            "pending": len(self._pending),
+            "pending": len(self.backfill),
             "watermark": self._watermark,
             "vocabulary": self.lexical.vocabulary_size,
             "model": self.model_status().to_dict(),
@@ -672,12 +627,12 @@ class RecallService:
         """Stop background work and save the snapshot if worthwhile; release the model
         worker threads unless the embedder is shared (release_models=False)."""
         for task in list(self._tasks):
-            if task is not self._drain_task:
+            if task is not self.backfill.task:
                 try:
                     await task
                 except Exception:
                     pass
-        await self._stop_drain()
+        await self.backfill.stop()
         if len(self.lexical) >= self._snapshot_min:
             await self.save_snapshot()
         if release_models:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Container, Optional, Sequence
 
 import numpy as np
 
@@ -163,15 +163,21 @@ def fuse(
 
 # ---- stage 3: the gate -------------------------------------------------------------
 def apply_gate(
-    fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float], min_idf: float
+    fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float], min_idf: float,
+    unembedded: Container[str] = (),
 ) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
-    """Split fused candidates into (passed, discarded) with a verdict for each."""
+    """Split fused candidates into (passed, discarded) with a verdict for each. A
+    candidate in `unembedded` (no vector yet) passes: the vector search could not
+    have found it, so being found by BM25 alone says nothing against it."""
     matched = {} if bm25 is None else dict(zip(bm25.ids, bm25.matched))
     passed: list[Fused] = []
     failed: list[Fused] = []
     verdicts: dict[str, GateVerdict] = {}
     for item in fused:
-        v = gate_candidate(item.found_by("vector"), item.found_by("bm25"), matched.get(item.id, []), idf, min_idf)
+        if item.id in unembedded:
+            v = GateVerdict(True, "found by BM25; no vector yet (vector: pending), so the gate does not apply")
+        else:
+            v = gate_candidate(item.found_by("vector"), item.found_by("bm25"), matched.get(item.id, []), idf, min_idf)
         verdicts[item.id] = v
         (passed if v.passed else failed).append(item)
     return passed, failed, verdicts

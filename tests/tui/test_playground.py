@@ -40,13 +40,15 @@ async def test_type_a_query_and_see_every_score(demo_db, make_app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_playground(pilot)
         before = await access_state(app.engine)
+        await app.engine.warm_recall()  # recall itself never embeds: let the backfill give every entry a vector
+        await wait_until(pilot, lambda: app.engine.recall_service.pending_count == 0, what="vectors backfilled")
         await pilot.press(*"atlas python")
         await wait_until(pilot, lambda: view.result is not None and view.query_text == "atlas python"
                          and view.result.get("results"), timeout=20, what="results")
         first = view.result["results"][0]
         for field in ("bm25", "vector", "rrf", "gate", "rerank", "decay", "final", "rank"):
             assert field in first
-        assert view.result["mode"] == "hybrid"
+        assert view.result["mode"] == "hybrid", view.result["notices"]
         assert any(r["vector"]["score"] is not None for r in view.result["results"])  # the fake embedder ran
         assert first["rerank"]["status"] == "reranked" and first["rerank"]["score"] is not None
         assert view.result["settings"]["dry"] is True

@@ -272,15 +272,17 @@ async def test_stopping_the_embedding_backlog_pauses_it_until_E(unembedded_db, m
             assert "cancel_job" in footer_keys(app)
             await pilot.press("ctrl+c")
             await wait_until(pilot, lambda: any("Embedding paused" in n for n in notices(app)), what="paused")
-            embedder.release.set()
             left = BACKLOG - 32
             assert any(f"{left:,} entries have no vector" in n and "E resumes" in n for n in notices(app))
+            embedder.release.set()  # the batches already running finish and are saved
             await wait_until(pilot, lambda: not app.jobs.jobs, what="job line gone")
-            await wait_until(
-                pilot, lambda: app.status.model == f"embedding 32 / {BACKLOG} paused", what="status says paused"
-            )
-            await pilot.pause(0.6)  # the batch that was running ends; nothing picks the backlog up again
-            assert app.engine.recall_status().pending == left
+            backfill = app.engine.recall_service.backfill
+            await wait_until(pilot, lambda: backfill.task is None or backfill.task.done(), what="batches saved")
+            pending = app.engine.recall_status().pending
+            await wait_until(pilot, lambda: app.status.model == f"embedding {BACKLOG - pending} / {BACKLOG} paused",
+                             what="status says paused")
+            await pilot.pause(0.6)  # nothing picks the backlog up again
+            assert 0 < app.engine.recall_status().pending == pending
             await pilot.press("E")
             await wait_until(pilot, lambda: app.engine.recall_status().pending == 0, what="backlog embedded")
             await wait_until(pilot, lambda: app.status.model == "embeddings ready", what="ready")

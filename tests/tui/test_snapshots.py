@@ -178,6 +178,12 @@ async def steady(path, settings, read_only, clock):
     return engine
 
 
+async def embed_all(app) -> None:
+    """Give every demo entry its vector first: recall never embeds pending rows itself."""
+    await app.engine.recall_service.open()
+    await app.engine.recall_service.embed_pending()
+
+
 def test_recall_playground(demo_db, make_app, snap_compare):
     """The playground with a baseline and a changed knob."""
     from .conftest import recall_settings
@@ -188,6 +194,7 @@ def test_recall_playground(demo_db, make_app, snap_compare):
         await pilot.press("2")
         await wait_until(pilot, lambda: app._view_widget("recall") is not None, what="playground")
         view = app._view_widget("recall")
+        await embed_all(app)
         view.query_one("#query").value = "atlas-api python version"
         await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
                          what="results")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import ready, recall_settings, wait_until
-from .test_snapshots import settle, steady
+from .test_snapshots import embed_all, settle, steady
 from .test_trust_keys import burst, settled_on
 
 SIZES = [(80, 24), (120, 32), (160, 48)]
@@ -21,6 +21,7 @@ async def show(pilot, view_id: str) -> None:
     await settled_on(pilot, view_id)
     view = app._view_widget(view_id)
     if view_id == "recall":
+        await embed_all(app)
         view.query_one("#query").value = "atlas-api python version"
         await wait_until(pilot, lambda: view.result and view.result.get("results"), timeout=20, what="results")
         await wait_until(pilot, lambda: app.recall_state == "ready", what="embeddings ready")

@@ -3,7 +3,6 @@ direct store writes (the write gate is not under test here)."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import threading
 import time
@@ -36,7 +35,7 @@ class FakeEmbedder(Embedder):
         self._path = name
         self._future = None
         self._lock = threading.Lock()
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        self._pool = emb.ModelWorkers(emb.BACKFILL_WORKERS)
         self.load_seconds = None
         self._query_cache = OrderedDict()
         self.delay = delay

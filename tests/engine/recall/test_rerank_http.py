@@ -134,6 +134,7 @@ async def test_http_reranker_unreachable_keeps_the_rrf_order():
 async def test_http_reranker_in_recall_through_the_setting(store, make_service, settings, endpoint):
     await insert(store, *[make_entry(k, t) for k, t in CANDS])
     svc = await make_service(settings.override({"memory.rerankEnabled": True, "memory.rerankModel": endpoint.url}))
+    await svc.embed_pending()
     res = await svc.recall("where does the user live in berlin with python")
     assert res.results[0].rerank.status == "reranked" and res.results[0].key == "c"
     endpoint.mode = "garbage"
@@ -158,6 +159,7 @@ async def test_a_reranker_that_cannot_load_is_said_once_and_not_retried(store, m
     HubOnlyReranker.loads = 0
     on = settings.override({"memory.rerankEnabled": True})
     svc = await make_service(on, reranker_factory=HubOnlyReranker)
+    await svc.embed_pending()
     first = await svc.recall("berlin")
     notes = [n.message for n in first.notices if n.code == "rerank_unavailable"]
     assert len(notes) == 1 and NOT_INSTALLED in notes[0] and "Traceback" not in notes[0]

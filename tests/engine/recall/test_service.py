@@ -38,6 +38,7 @@ async def seed(store, **kw):
 async def test_result_contract(store, make_service):
     entries = await seed(store)
     svc = await make_service()
+    await svc.embed_pending()  # recall does not embed pending rows itself
     res = await svc.recall("where does the user live berlin", now=NOW)
     d = res.to_dict()
     assert set(d) == {"results", "dropped", "timings_ms", "settings", "notices"}
@@ -47,7 +48,7 @@ async def test_result_contract(store, make_service):
     for key in ("id", "rank", "final", "bm25", "vector", "rerank", "rrf", "gate", "decay", "key", "content", "tier", "type"):
         assert key in top
     assert set(top["bm25"]) == {"score", "rank"} and top["bm25"]["rank"] == 1
-    assert set(top["vector"]) == {"score", "rank"}
+    assert set(top["vector"]) == {"score", "rank", "pending"} and top["vector"]["pending"] is False
     assert top["rerank"]["status"] == "disabled" and top["rerank"]["score"] is None
     assert set(top["gate"]) == {"passed", "reason"} and top["gate"]["passed"]
     assert top["decay"]["factor"] == 1.0 and top["decay"]["effective_importance"] == pytest.approx(0.5)
@@ -64,6 +65,7 @@ async def test_result_contract(store, make_service):
 async def test_path_absent_is_null(store, make_service):
     await seed(store)
     svc = await make_service()
+    await svc.embed_pending()  # recall does not embed pending rows itself
     res = await svc.recall("miso", overrides={"memory.poolSize": 2})
     # vector pool of 2 still lists something BM25 did not find
     vec_only = [h for h in res.to_dict()["results"] if h["bm25"]["rank"] is None]
@@ -73,6 +75,7 @@ async def test_path_absent_is_null(store, make_service):
 async def test_gate_drops_bm25_only_low_idf_hits(store, make_service):
     await seed(store)
     svc = await make_service()
+    await svc.embed_pending()  # a row with no vector yet passes the gate (the vector search could not find it)
     # "project" is in 2 of 6 memories: idf log(4.5/2.5) = 0.59 < memory.gateMinIdf 1.0
     res = await svc.recall("the project zebra", overrides={"memory.poolSize": 1})
     gated = [d for d in res.dropped if d.stage == "gate"]
@@ -86,6 +89,7 @@ async def test_gate_drops_bm25_only_low_idf_hits(store, make_service):
 async def test_bad_input(store, make_service):
     await seed(store)
     svc = await make_service()
+    await svc.embed_pending()  # recall does not embed pending rows itself
     with pytest.raises(RecallInputError, match="empty"):
         await svc.recall("   ")
     with pytest.raises(RecallInputError, match="limit"):
@@ -110,6 +114,7 @@ async def test_superseded_working_archival(store, make_service):
     work = make_entry("scratch", "berlin berlin berlin", tier=MemoryTier.WORKING)
     await insert(store, new, old, arch, live, work)
     svc = await make_service()
+    await svc.embed_pending()  # recall does not embed pending rows itself
     res = await svc.recall("berlin", now=NOW)
     ids = res.hit_ids
     assert old.id not in ids and work.id not in ids and arch.id in ids and live.id in ids
@@ -128,6 +133,7 @@ async def test_decay_reorders_and_is_reported(store, make_service):
                       last_accessed=NOW - timedelta(days=600))
     await insert(store, stale, fresh, user)
     svc = await make_service()
+    await svc.embed_pending()  # recall does not embed pending rows itself
     res = await svc.recall("alpha report", now=NOW)
     by = {h.id: h for h in res.results}
     assert by[stale.id].decay.factor == pytest.approx(0.25)
@@ -140,10 +146,15 @@ async def test_sync_insert_update_delete(store, make_service):
     svc = await make_service()
     assert svc.recall  # opened
     (c,) = await insert(store, make_entry("k3", "cherries are dark"))
+    await svc.sync()
+    assert c.id in svc.backfill and c.id not in svc.vectors
+    await svc.embed_pending()
     res = await svc.recall("cherries")
-    assert res.hit_ids[0] == c.id and c.id in svc.vectors  # embedded inline
+    assert res.hit_ids[0] == c.id and c.id in svc.vectors
     a.content = "avocados are green"
     await update(store, a)
+    await svc.sync()
+    await svc.embed_pending()
     assert (await svc.recall("avocados")).hit_ids[0] == a.id
     assert a.id not in {h.id for h in (await svc.recall("apples")).results if h.bm25.rank}
     await delete(store, b.id)
@@ -219,18 +230,21 @@ async def test_rerank_in_pipeline_and_failure_keeps_order(store, make_service, s
     await seed(store)
     on = {"memory.rerankEnabled": True, "memory.rerankModel": tiny_cross_encoder, "memory.rerankTopK": 3}
     svc = await make_service(reranker_factory=lambda name: TinyReranker(name))
+    await svc.embed_pending()  # recall does not embed pending rows itself
     res = await svc.recall("cat user", overrides=on)
     statuses = [h.rerank.status for h in res.results]
     assert statuses[:3] == ["reranked"] * 3 and set(statuses[3:]) <= {"outside_top_k"}
     assert sorted(h.rerank.rank for h in res.results[:3]) == [1, 2, 3]
     base = await svc.recall("cat user")
     failing = await make_service(reranker_factory=lambda name: TinyReranker(name, fail="predict"))
+    await failing.embed_pending()  # recall does not embed pending rows itself
     res = await failing.recall("cat user", overrides=on)
     assert res.hit_ids == base.hit_ids
     assert "rerank_unavailable" in res.notice_codes()
     assert {h.rerank.status for h in res.results[:3]} == {"failed"}
     # the configured hub model cannot load offline: RRF order, and the result says so
     real = await make_service()
+    await real.embed_pending()  # recall does not embed pending rows itself
     res = await real.recall("cat user", overrides={"memory.rerankEnabled": True})
     assert res.hit_ids == base.hit_ids and "rerank_unavailable" in res.notice_codes()
 
@@ -309,6 +323,7 @@ async def test_real_model_semantic_recall(store, make_service, settings, real_em
     svc = await make_service(settings_=settings.override({"memory.embeddingModel": "all-MiniLM-L6-v2"}),
                              embedder_factory=Embedder)
     assert svc.embedder.model_id == "all-MiniLM-L6-v2:384"
+    await svc.embed_pending()
     res = await svc.recall("which city is home")
     assert res.mode == "hybrid" and res.results[0].key == "user.city"
     res = await svc.recall("what's the name of my kitty")  # no shared words with the fact
@@ -353,18 +368,25 @@ async def test_empty_store(store, make_service):
     res = await svc.recall("anything at all")
     assert res.results == [] and res.dropped == []
     (a,) = await insert(store, make_entry("first", "the very first memory"))
+    await svc.sync()
+    await svc.embed_pending()
     assert (await svc.recall("first memory")).hit_ids == [a.id]
 
 
 @pytest.mark.slow
-def test_fast_query_path_equals_encode(real_embedding_model):
-    from engine.recall.embedder import _fast_single_encoder
+def test_fast_path_equals_encode(real_embedding_model):
+    """One query and a padded batch of mixed lengths (the backfill's path) give encode's vectors."""
+    import threading
 
-    fast = _fast_single_encoder(real_embedding_model)
+    from engine.recall.embedder import _fast_encoder
+
+    fast = _fast_encoder(real_embedding_model, threading.Lock())
     assert fast is not None
-    for text in ("where does the user live", "用 Python 写的 API", "x" * 3000):
-        want = real_embedding_model.encode([text], normalize_embeddings=True)
-        assert np.abs(fast(text) - want).max() < 1e-5
+    texts = ["where does the user live", "用 Python 写的 API", "x" * 3000]
+    want = real_embedding_model.encode(texts, normalize_embeddings=True)
+    for i, text in enumerate(texts):
+        assert np.abs(fast([text])[0] - want[i]).max() < 1e-5
+    assert np.abs(fast(texts) - want).max() < 1e-5
 
 
 async def test_reconfigure_embedding_model_queues_old_vectors(store, make_service, settings):

@@ -75,7 +75,8 @@ async def test_stamp_mismatch_goes_to_reembed_queue_and_never_into_results(store
     assert svc.open_report.stale == 2 and svc.vectors is not None and len(svc.vectors) == 0
     queued = dict(await store.fetchall("SELECT entry_id, reason FROM reembed_queue"))
     assert "model changed" in queued[a.id] and "wrong dimension" in queued[b.id]
-    res = await svc.recall("dog rex", overrides={"memory.poolSize": 50})  # recall embeds pending inline
+    await svc.embed_pending()  # the backfill re-embeds the stale rows
+    res = await svc.recall("dog rex", overrides={"memory.poolSize": 50})
     ids = res.hit_ids
     assert a.id in ids
     # the stale vector was replaced by one under the active stamp and the queue drained
@@ -128,6 +129,7 @@ def test_knowledge_base_sidecar_roundtrip(tmp_path):
 async def test_knowledge_base_vectors_never_in_memory_recall(store, make_service, tmp_path):
     await insert(store, make_entry("pet", "the dog is called rex"))
     svc = await make_service()
+    await svc.embed_pending()
     kb = KnowledgeBase.open(store.path, svc.embedder.model_id or "fake:64", 64)
     fe = FakeEmbedder("fake")
     fe._load()
