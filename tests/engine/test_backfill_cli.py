@@ -17,7 +17,7 @@ from engine.cli import main
 @pytest.mark.slow
 def test_cold_cli_recall_uses_vectors(tmp_path, capsys):
     db = str(tmp_path / "m.db")
-    assert main(["--db", db, "add", "--key", "user.city", "--content", "the user lives in berlin", "--json"]) == 0
+    assert main(["--db", db, "--create", "add", "--key", "user.city", "--content", "the user lives in berlin", "--json"]) == 0
     capsys.readouterr()
     cfg = tmp_path / "c.toml"
     # one query embedding takes ~10 ms; importing torch and loading the model takes seconds

@@ -254,7 +254,14 @@ def held_embedder():
     return Held("fake")
 
 
-async def test_stopping_the_embedding_backlog_pauses_it_until_E(unembedded_db, make_app):
+async def test_stopping_the_embedding_backlog_pauses_it_until_E(unembedded_db, make_app, monkeypatch):
+    # one batch at a time, so "the second batch" is the one after the first settled (with
+    # two workers the held batch could be the first in the queue and nothing would settle)
+    import engine.recall.backfill as backfill_module
+    import engine.recall.embedder as embedder_module
+
+    monkeypatch.setattr(embedder_module, "BACKFILL_WORKERS", 1)
+    monkeypatch.setattr(backfill_module, "BACKFILL_WORKERS", 1)
     embedder = held_embedder()
 
     async def factory(path, settings, read_only, clock):

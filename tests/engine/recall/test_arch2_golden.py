@@ -88,6 +88,8 @@ async def explanations(folder: Path) -> list[dict[str, Any]]:
     )
     try:
         await build_demo(engine, now=NOW)
+        await engine.recall_service.open()
+        await engine.recall_service.embed_pending()  # recall never embeds inline: a fully embedded store
         out = []
         for query, overrides, include_superseded in QUERIES:
             res = await engine.recall(
