@@ -22,10 +22,12 @@ run: install
 	test -f $(DEMO) || $(VENV)/bin/echo-memory --db $(DEMO) demo
 	$(VENV)/bin/echo-memory --db $(DEMO)
 
-# Static checks, run before the tests: lint (no formatter yet), the import
-# contracts (engine below the app, the app on engine's public modules) and types.
+# Static checks, run before the tests: lint and format, the import contracts
+# (engine below the app, the app on engine's public modules) and types.
+SOURCES := engine echo_memory_tui tests benchmarks tools
 check: install
-	$(VENV)/bin/ruff check engine echo_memory_tui tests benchmarks tools
+	$(VENV)/bin/ruff check $(SOURCES)
+	$(VENV)/bin/ruff format --check $(SOURCES)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 

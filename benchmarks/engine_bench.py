@@ -18,20 +18,31 @@ from engine import MemoryEngine
 from engine.models import MemoryEntry
 from engine.store import ENTRY_COLUMNS, entry_to_row
 
-WORDS = ("atlas orbit ledger python postgres redis vite rust cargo deploy branch release token queue "
-         "export schema timezone editor shell test fixture config port endpoint cache index").split()
+WORDS = (
+    "atlas orbit ledger python postgres redis vite rust cargo deploy branch release token queue "
+    "export schema timezone editor shell test fixture config port endpoint cache index"
+).split()
 
 
 def percentiles(samples_ms: list[float]) -> dict[str, float]:
     ordered = sorted(samples_ms)
-    return {"p50": round(statistics.median(ordered), 3),
-            "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3)}
+    return {
+        "p50": round(statistics.median(ordered), 3),
+        "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
+    }
 
 
 def synthetic_entries(n: int, seed: int = 0) -> list[MemoryEntry]:
     rng = random.Random(seed)
-    return [MemoryEntry(key=f"bench/{i}", content=" ".join(rng.choices(WORDS, k=rng.randint(8, 24))),
-                        tags=rng.sample(WORDS, 2), importance=round(rng.random(), 3)) for i in range(n)]
+    return [
+        MemoryEntry(
+            key=f"bench/{i}",
+            content=" ".join(rng.choices(WORDS, k=rng.randint(8, 24))),
+            tags=rng.sample(WORDS, 2),
+            importance=round(rng.random(), 3),
+        )
+        for i in range(n)
+    ]
 
 
 async def bench_single_writes(folder: Path, n: int) -> dict:

@@ -38,8 +38,10 @@ def plain_tokens(text: str) -> list[str]:
 
 
 def _lme_sessions(q):
-    return [entry_text(f"session {i}", "\n".join(f"{t['role']}: {t['content']}" for t in turns), [])
-            for i, turns in enumerate(q["haystack_sessions"])]
+    return [
+        entry_text(f"session {i}", "\n".join(f"{t['role']}: {t['content']}" for t in turns), [])
+        for i, turns in enumerate(q["haystack_sessions"])
+    ]
 
 
 def lme_date(text: str) -> datetime:
@@ -156,7 +158,7 @@ def main():
     sets = load_sets()
     report: dict = {"lexical": {}, "fusion": {}}
     toks = tokenizers()
-    for name, data in ([] if args.skip_lexical else sets.items()):
+    for name, data in [] if args.skip_lexical else sets.items():
         depth = 10
         for tname, tk in toks.items():
             rows = []
@@ -211,8 +213,7 @@ def main():
         for n, (query, texts, ids, gold, age) in enumerate(data):
             key = id(texts)
             if key not in doc_vecs:
-                doc_vecs = {key: np.concatenate([emb.encode_sync(texts[i:i + 512], 64)
-                                                 for i in range(0, len(texts), 512)])}
+                doc_vecs = {key: np.concatenate([emb.encode_sync(texts[i : i + 512], 64) for i in range(0, len(texts), 512)])}
                 doc_tok = {key: bm25_index([tk(t) for t in texts])}
                 cache.save()
             qv = emb.encode_sync([query])[0]

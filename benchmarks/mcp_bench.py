@@ -93,9 +93,7 @@ async def bench_stdio(db: Path, config: Path, adds, queries) -> dict:
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write, client_info=types.Implementation(name="bench", version="1")) as s:
             await s.initialize()
-            add = await timed(
-                [lambda k=k, c=c: call(s, "memory", {"action": "add", "key": k, "content": c}) for k, c in adds]
-            )
+            add = await timed([lambda k=k, c=c: call(s, "memory", {"action": "add", "key": k, "content": c}) for k, c in adds])
             recall = await timed([lambda q=q: call(s, "recall", {"query": q, "limit": 10}) for q in queries])
     return {"memory_add_ms": percentiles(add), "recall_ms": percentiles(recall)}
 

@@ -33,8 +33,9 @@ def run_size(entries: int, queries: int, seed: int) -> dict:
     env = dict(os.environ)
     env.setdefault("HF_HUB_OFFLINE", "1")
     env.setdefault("TRANSFORMERS_OFFLINE", "1")
-    proc = subprocess.run([sys.executable, "-c", CODE, str(entries), str(queries), str(seed)],
-                          capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-c", CODE, str(entries), str(queries), str(seed)], capture_output=True, text=True, env=env
+    )
     if proc.returncode != 0:
         raise SystemExit(f"benchmark at {entries} entries failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])

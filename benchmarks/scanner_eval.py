@@ -42,8 +42,14 @@ from benchmarks.train_scanner import (  # noqa: E402
     threshold_for,
 )
 
-TARGETS = {"detection_mean": 0.90, "detection_min": 0.70, "detection_en": 0.85, "detection_zh": 0.85,
-           "fp_mean": FP_MEAN, "fp_max": FP_MAX}
+TARGETS = {
+    "detection_mean": 0.90,
+    "detection_min": 0.70,
+    "detection_en": 0.85,
+    "detection_zh": 0.85,
+    "fp_mean": FP_MEAN,
+    "fp_max": FP_MAX,
+}
 
 
 def _rate(flags: np.ndarray) -> float:
@@ -71,8 +77,12 @@ def evaluate(rows: list[dict], c: float = C, folds: list[set[str]] | None = None
         flagged[held] = rules[held] | learned[held]
 
     def summary(mask: np.ndarray) -> dict:
-        return {"lines": int(mask.sum()), "rate": _rate(flagged[mask]), "rules_alone": _rate(rules[mask]),
-                "learned_alone": _rate(learned[mask])}
+        return {
+            "lines": int(mask.sum()),
+            "rate": _rate(flagged[mask]),
+            "rules_alone": _rate(rules[mask]),
+            "learned_alone": _rate(learned[mask]),
+        }
 
     attack_sources = {name: summary(attack & (group == name)) for name in sorted(set(group[attack]))}
     benign_sources = {name: summary(~attack & (group == name)) for name in sorted(set(group[~attack]))}
@@ -95,8 +105,8 @@ def evaluate(rows: list[dict], c: float = C, folds: list[set[str]] | None = None
     met = {k: (means[k] >= v if k.startswith("detection") else means[k] <= v) for k, v in TARGETS.items()}
     return {
         "method": "leave-one-source-out over injection-train + injection-dev source groups (owner/repo); "
-                  "rules + learned layer retrained without the held-out source; threshold chosen on the other "
-                  f"benign sources (<= {FP_MEAN:.0%} mean, <= {FP_MAX:.0%} each), C={c}",
+        "rules + learned layer retrained without the held-out source; threshold chosen on the other "
+        f"benign sources (<= {FP_MEAN:.0%} mean, <= {FP_MAX:.0%} each), C={c}",
         "means": means,
         "targets": TARGETS,
         "targets_met": met,

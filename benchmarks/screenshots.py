@@ -181,8 +181,15 @@ async def refused_edit(pilot) -> None:
 
 
 VIEWS: dict[str, Callable[..., Awaitable[None]]] = {
-    "memory": memory, "memory-filtered": memory_filtered, "recall": recall, "review": review,
-    "working": working, "episodes": episodes, "blocked": blocked, "help": help_screen, "palette": palette,
+    "memory": memory,
+    "memory-filtered": memory_filtered,
+    "recall": recall,
+    "review": review,
+    "working": working,
+    "episodes": episodes,
+    "blocked": blocked,
+    "help": help_screen,
+    "palette": palette,
     "refused-edit": refused_edit,
 }
 

@@ -45,8 +45,12 @@ from engine.scanner.learned import (  # noqa: E402
 )
 
 DATA = REPO.parent / "shared" / "data"
-FILES = ("injection-train/attack.jsonl", "injection-train/benign.jsonl",
-         "injection-dev/attack.jsonl", "injection-dev/benign.jsonl")
+FILES = (
+    "injection-train/attack.jsonl",
+    "injection-train/benign.jsonl",
+    "injection-dev/attack.jsonl",
+    "injection-dev/benign.jsonl",
+)
 C = 0.25
 """Inverse regularisation; chosen by leave-one-source-out mean detection at the 1% FP threshold."""
 FP_MEAN, FP_MAX = 0.01, 0.02
@@ -78,8 +82,16 @@ def load_rows(data: Path = DATA) -> list[dict]:
                     continue
                 row = json.loads(line)
                 kind = row.get("kind") or ("benign" if label == "benign" else "unknown")
-                rows.append({"text": row["text"], "label": label, "lang": row.get("lang", "other"),
-                             "kind": kind, "group": source_group(row.get("source", "crafted")), "split": split})
+                rows.append(
+                    {
+                        "text": row["text"],
+                        "label": label,
+                        "lang": row.get("lang", "other"),
+                        "kind": kind,
+                        "group": source_group(row.get("source", "crafted")),
+                        "split": split,
+                    }
+                )
     return rows
 
 
@@ -118,8 +130,7 @@ def matrix(rows: list[dict]) -> Features:
             indptr.append(indptr[-1] + len(idx))
             owner.append(line)
             weight.append(1.0 / len(parts))
-    x = csr_matrix((np.concatenate(values), np.concatenate(indices), np.array(indptr)),
-                   shape=(len(owner), 1 << DIM_BITS))
+    x = csr_matrix((np.concatenate(values), np.concatenate(indices), np.array(indptr)), shape=(len(owner), 1 << DIM_BITS))
     return Features(x, np.array(owner), np.array(weight))
 
 
@@ -139,8 +150,7 @@ def line_scores(model: LogisticRegression, feats: Features, lines: np.ndarray) -
     return out[lines]
 
 
-def loso_scores(rows: list[dict], feats: Features, c: float = C,
-                folds: list[set[str]] | None = None) -> np.ndarray:
+def loso_scores(rows: list[dict], feats: Features, c: float = C, folds: list[set[str]] | None = None) -> np.ndarray:
     """Out-of-source scores: each line scored by a model trained without its source group.
     ``folds`` holds groups out together (default: one group per fold, leave-one-source-out)."""
     y = np.array([row["label"] == "attack" for row in rows])
@@ -154,8 +164,9 @@ def loso_scores(rows: list[dict], feats: Features, c: float = C,
     return scores
 
 
-def threshold_for(benign: dict[str, tuple[np.ndarray, np.ndarray]], mean_target: float = FP_MEAN,
-                  max_target: float = FP_MAX) -> float:
+def threshold_for(
+    benign: dict[str, tuple[np.ndarray, np.ndarray]], mean_target: float = FP_MEAN, max_target: float = FP_MAX
+) -> float:
     """Lowest threshold at which the whole scanner (rules OR score >= threshold) keeps the
     given benign sources at or below ``mean_target`` false positives on average and
     ``max_target`` on each. ``benign`` maps a source to (scores, rule verdicts)."""
@@ -177,8 +188,9 @@ def threshold_for(benign: dict[str, tuple[np.ndarray, np.ndarray]], mean_target:
     return float(candidates[lo])
 
 
-def benign_by_source(rows: list[dict], scores: np.ndarray, rules: np.ndarray,
-                     exclude: frozenset[str] | set[str] = frozenset()) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def benign_by_source(
+    rows: list[dict], scores: np.ndarray, rules: np.ndarray, exclude: frozenset[str] | set[str] = frozenset()
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Benign lines' (scores, rule verdicts) per source group, leaving out the groups in ``exclude``."""
     out = defaultdict(list)
     for i, row in enumerate(rows):
@@ -207,11 +219,11 @@ def ngram_names(rows: list[dict], weights: np.ndarray, top: int = 4000) -> dict[
         for n, hashes in char_gram_hashes(text):
             if n >= 3:
                 for pos in np.flatnonzero(wanted[hashes.astype(np.int64)]):
-                    offer(int(hashes[pos]), padded[pos:pos + n])
+                    offer(int(hashes[pos]), padded[pos : pos + n])
         words = WORD_RE.findall(text)
         for size, hashes in enumerate(word_gram_hashes(words), start=1):
             for pos in np.flatnonzero(wanted[hashes.astype(np.int64)]):
-                offer(int(hashes[pos]), " ".join(words[pos:pos + size]))
+                offer(int(hashes[pos]), " ".join(words[pos : pos + size]))
     return {str(k): names[k] for k in sorted(names)}
 
 
@@ -237,14 +249,13 @@ def train(data: Path = DATA, out: Path = MODEL_DIR, c: float = C, threshold: flo
         "bias": round(float(model.intercept_[0]), 6),
         "threshold": round(threshold, 6),
         "threshold_rule": f"lowest score at which rules + learned keep benign sources <= {FP_MEAN:.0%} false "
-                          f"positives on average and <= {FP_MAX:.0%} each, on leave-one-source-out scores",
+        f"positives on average and <= {FP_MAX:.0%} each, on leave-one-source-out scores",
         "trained_on": data_hashes(data),
         "lines": {"attack": int(y[keep].sum()), "benign": int((~y[keep]).sum())},
         "weights_sha256": hashlib.sha256(weights_path.read_bytes()).hexdigest(),
         "ngram_names": ngram_names([r for r, k in zip(rows, keep) if k], weights),
     }
-    (out / META_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                 encoding="utf-8")
+    (out / META_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return meta
 
 

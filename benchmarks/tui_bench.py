@@ -42,8 +42,28 @@ COLS, ROWS = 140, 44
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 
 PROJECTS = ["atlas-api", "orbit-web", "ledger-cli", "helix-ml", "nova-docs", "quartz-etl", "ember-ios", "tundra-ops"]
-TOPICS = ["db", "python-version", "ci", "deploy", "auth", "ports", "queue", "cache", "lint", "tests", "release",
-          "bundler", "node-version", "metrics", "logging", "secrets", "cron", "storage", "api-base", "docs"]
+TOPICS = [
+    "db",
+    "python-version",
+    "ci",
+    "deploy",
+    "auth",
+    "ports",
+    "queue",
+    "cache",
+    "lint",
+    "tests",
+    "release",
+    "bundler",
+    "node-version",
+    "metrics",
+    "logging",
+    "secrets",
+    "cron",
+    "storage",
+    "api-base",
+    "docs",
+]
 FACTS = [
     "{p} uses {t} configured in the repository root.",
     "{p} keeps its {t} settings in config/{t}.toml, reviewed every sprint.",
@@ -63,13 +83,22 @@ def synthetic_entries(n: int, seed: int = 7):
         p, t = rng.choice(PROJECTS), rng.choice(TOPICS)
         created = NOW - timedelta(days=rng.uniform(2, 720))
         accessed = created + (NOW - created) * rng.random()
-        yield {"n": i}, MemoryEntry(
-            key=f"{p}/{t}/{i}", content=rng.choice(FACTS).format(p=p, t=t) + f" (note {i})",
-            type=MemoryType.USER if rng.random() < 0.15 else MemoryType.ENVIRONMENT,
-            tier=MemoryTier.ARCHIVAL if rng.random() < 0.2 else MemoryTier.SEMANTIC,
-            tags=[p, t], created_at=created, updated_at=created, last_accessed=accessed,
-            importance=round(rng.uniform(0.1, 0.95), 2), access_count=rng.randint(0, 12),
-            source=rng.choice(sources), pinned=rng.random() < 0.01,
+        yield (
+            {"n": i},
+            MemoryEntry(
+                key=f"{p}/{t}/{i}",
+                content=rng.choice(FACTS).format(p=p, t=t) + f" (note {i})",
+                type=MemoryType.USER if rng.random() < 0.15 else MemoryType.ENVIRONMENT,
+                tier=MemoryTier.ARCHIVAL if rng.random() < 0.2 else MemoryTier.SEMANTIC,
+                tags=[p, t],
+                created_at=created,
+                updated_at=created,
+                last_accessed=accessed,
+                importance=round(rng.uniform(0.1, 0.95), 2),
+                access_count=rng.randint(0, 12),
+                source=rng.choice(sources),
+                pinned=rng.random() < 0.01,
+            ),
         )
 
 
@@ -83,8 +112,9 @@ async def build_store(path: Path, n: int) -> None:
         await build_demo(engine, now=NOW)
         have = await engine.count_entries()
         if n > have:
-            await engine.import_entries(list(synthetic_entries(n - have)), actor="bench", verbatim=True, batch=2000,
-                                        trust_provenance=True)
+            await engine.import_entries(
+                list(synthetic_entries(n - have)), actor="bench", verbatim=True, batch=2000, trust_provenance=True
+            )
     finally:
         await engine.close()
 
@@ -181,15 +211,27 @@ def stats(values: list[float]) -> dict[str, float]:
     if not values:
         return {}
     p95 = values[min(len(values) - 1, max(0, round(0.95 * len(values)) - 1))]
-    return {"median": round(statistics.median(values), 1), "p95": round(p95, 1), "min": round(values[0], 1),
-            "max": round(values[-1], 1), "n": len(values)}
+    return {
+        "median": round(statistics.median(values), 1),
+        "p95": round(p95, 1),
+        "min": round(values[0], 1),
+        "max": round(values[-1], 1),
+        "n": len(values),
+    }
 
 
 def run_once(db: Path, presses: int, first_key: bytes, log: Path) -> dict[str, object]:
     log.unlink(missing_ok=True)
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(ROWS),
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TEXTUAL_ANIMATIONS": "none",
-           "ECHO_MEMORY_STARTUP_LOG": str(log)}
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLUMNS": str(COLS),
+        "LINES": str(ROWS),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "TEXTUAL_ANIMATIONS": "none",
+        "ECHO_MEMORY_STARTUP_LOG": str(log),
+    }
     cli = Path(sys.executable).with_name("echo-memory")
     term = Terminal([str(cli), "--db", str(db)], env)
     try:
@@ -205,8 +247,11 @@ def run_once(db: Path, presses: int, first_key: bytes, log: Path) -> dict[str, o
         inside = {}
         if "run_app" in marks:
             base = marks["run_app"]
-            inside = {f"run_app_to_{k}_ms": round((v - base) * 1000, 1) for k, v in marks.items()
-                      if k not in ("run_app", "module_imported")}
+            inside = {
+                f"run_app_to_{k}_ms": round((v - base) * 1000, 1)
+                for k, v in marks.items()
+                if k not in ("run_app", "module_imported")
+            }
             inside["process_start_to_run_app_ms"] = round((base - term.started) * 1000, 1)
         down = [term.key(b"j") for _ in range(presses)]
         up = [term.key(b"k") for _ in range(max(4, presses // 4))]
@@ -247,11 +292,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         db = ensure_store(args.cache, n)
         runs = []
         for i in range(args.runs):
-            result = run_once(db, args.presses if i == 0 else max(8, args.presses // 4), b"task/blocker",
-                              args.cache / "startup.jsonl")
+            result = run_once(
+                db, args.presses if i == 0 else max(8, args.presses // 4), b"task/blocker", args.cache / "startup.jsonl"
+            )
             runs.append(result)
-            print(f"  run {i + 1}: first frame {result['first_frame_ms']} ms, first rows {result['first_rows_ms']} ms, "
-                  f"j median {result['key_j_to_frame_ms'].get('median')} ms", file=sys.stderr)
+            print(
+                f"  run {i + 1}: first frame {result['first_frame_ms']} ms, first rows {result['first_rows_ms']} ms, "
+                f"j median {result['key_j_to_frame_ms'].get('median')} ms",
+                file=sys.stderr,
+            )
         merged = {
             "entries": n,
             "first_frame_ms": stats([r["first_frame_ms"] for r in runs]),

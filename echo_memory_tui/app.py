@@ -67,12 +67,24 @@ from .widgets.status import StatusBar
 
 VIEWS = ("memory", "recall", "review", "working", "episodes", "quarantine")
 VIEW_TITLES = {
-    "memory": "1 Memory", "recall": "2 Recall", "review": "3 Review", "working": "4 Working",
-    "episodes": "5 Episodes", "quarantine": "6 Blocked",
+    "memory": "1 Memory",
+    "recall": "2 Recall",
+    "review": "3 Review",
+    "working": "4 Working",
+    "episodes": "5 Episodes",
+    "quarantine": "6 Blocked",
 }
-SCOPE_VIEW = {"memory": "memory", "browser": "memory", "pyramid": "memory", "lattice": "memory",  # scope -> view
-              "playground": "recall", "review": "review", "working": "working", "episodes": "episodes",
-              "quarantine": "quarantine"}
+SCOPE_VIEW = {
+    "memory": "memory",
+    "browser": "memory",
+    "pyramid": "memory",
+    "lattice": "memory",  # scope -> view
+    "playground": "recall",
+    "review": "review",
+    "working": "working",
+    "episodes": "episodes",
+    "quarantine": "quarantine",
+}
 
 
 # The longest a burst's next key waits for focus to land (a first, lazy mount of a view).
@@ -215,15 +227,19 @@ class EchoMemoryApp(App[int]):
         """A dialog opens: keys typed right after the key that opened it go to the dialog."""
         result = super().push_screen(screen, *args, **kwargs)
         pushed = self.screen
-        self.hold_keys(lambda: self.screen is not pushed or not pushed.focus_chain
-                       or (self.focused is not None and self.focused.screen is pushed))
+        self.hold_keys(
+            lambda: (
+                self.screen is not pushed
+                or not pushed.focus_chain
+                or (self.focused is not None and self.focused.screen is pushed)
+            )
+        )
         return result
 
     def pop_screen(self) -> Any:
         """A dialog closes: keys typed right after it wait for the view's focus to come back."""
         closing = self.screen
-        self.hold_keys(lambda: self.screen is not closing and self.focused is not None
-                       and self.focused.screen is self.screen)
+        self.hold_keys(lambda: self.screen is not closing and self.focused is not None and self.focused.screen is self.screen)
         return super().pop_screen()
 
     # ---- layout --------------------------------------------------------------------
@@ -245,8 +261,7 @@ class EchoMemoryApp(App[int]):
             if self._initial_theme in self.available_themes:
                 self.theme = self._initial_theme
             else:
-                self.notify(f"[ui] theme {self._initial_theme!r} is not a theme; using {self.theme}",
-                            severity="warning")
+                self.notify(f"[ui] theme {self._initial_theme!r} is not a theme; using {self.theme}", severity="warning")
         if self.keymap:
             self.set_keymap(self.keymap)
         for problem in self.key_problems:
@@ -279,15 +294,19 @@ class EchoMemoryApp(App[int]):
         self.status.store = f"no store at {self.db_path.name}"
         body = Text()
         body.append(f"Create a new empty store at {path}?\n\n", style="bold")
-        body.append("There is no store file at that path. If it has a typo, choose Cancel (or Esc): the app "
-                    "closes and creates nothing.", style="dim")
+        body.append(
+            "There is no store file at that path. If it has a typo, choose Cancel (or Esc): the app closes and creates nothing.",
+            style="dim",
+        )
 
         def decided(yes: Optional[bool]) -> None:
             if yes:
                 self._create_store(path)
             else:
-                self.exit(return_code=2, message=f"no store at {path}; nothing was created "
-                          "(run with --create to make one without asking)")
+                self.exit(
+                    return_code=2,
+                    message=f"no store at {path}; nothing was created (run with --create to make one without asking)",
+                )
 
         self.push_screen(ConfirmScreen("New store?", body, "Create", danger=False), decided)
 
@@ -300,8 +319,15 @@ class EchoMemoryApp(App[int]):
             return
         self._open_engine()
 
-    def notify(self, message: str, *, title: str = "", severity: str = "information",
-               timeout: Optional[float] = None, markup: bool = False) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: str = "information",
+        timeout: Optional[float] = None,
+        markup: bool = False,
+    ) -> None:
         """Notifications carry store data (keys, errors): plain text unless asked."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
@@ -363,8 +389,9 @@ class EchoMemoryApp(App[int]):
             if self.engine_factory is not None:
                 engine = await self.engine_factory(self.db_path, self.settings, self.requested_read_only, self.clock)
             else:
-                engine = await MemoryEngine.open(self.db_path, self.settings, read_only=self.requested_read_only,
-                                                 clock=self.clock)
+                engine = await MemoryEngine.open(
+                    self.db_path, self.settings, read_only=self.requested_read_only, clock=self.clock
+                )
         except (StoreError, OSError, InvalidValue) as exc:
             self.post_message(EngineFailed(str(exc)))
             return
@@ -502,8 +529,10 @@ class EchoMemoryApp(App[int]):
             self.embedding_paused = True
             self.end_job(job)
             resume = keys.display_keys(keys.BY_ID["app.embed"], self.keymap)
-            self.notify(f"Embedding paused: {left:,} entries have no vector yet (recall finds them by their words). "
-                        f"{resume} resumes.", title="Embedding")
+            self.notify(
+                f"Embedding paused: {left:,} entries have no vector yet (recall finds them by their words). {resume} resumes.",
+                title="Embedding",
+            )
             return None
         job.update(status.indexed - status.pending, status.indexed)
         return job
@@ -525,8 +554,10 @@ class EchoMemoryApp(App[int]):
         except Exception as exc:
             return ("failed", f"embeddings failed: {type(exc).__name__}: {exc}")
         label = {
-            "ready": "embeddings ready", "loading": "embeddings loading…",
-            "failed": "embeddings failed", "not_loaded": "embeddings not loaded",
+            "ready": "embeddings ready",
+            "loading": "embeddings loading…",
+            "failed": "embeddings failed",
+            "not_loaded": "embeddings not loaded",
         }.get(status.state, f"embeddings {status.state}")
         if status.state == "ready" and status.pending:
             label = f"embedding {status.indexed - status.pending:,} / {status.indexed:,}"  # ready only when done
@@ -570,7 +601,7 @@ class EchoMemoryApp(App[int]):
                 # another process holds the lock: wait, then catch up with everything it wrote
                 attempt += 1
                 self.busy(attempt)
-                await asyncio.sleep(min(4.0, 0.25 * 2 ** attempt))
+                await asyncio.sleep(min(4.0, 0.25 * 2**attempt))
                 self.busy(0)
                 self.post_message(StoreChanged([], []))
 
@@ -595,11 +626,12 @@ class EchoMemoryApp(App[int]):
                 self.refresh_all(ids, source="live")
                 self.notify(f"applied {sum(m.count for m in pending)} change(s) made while paused")
         else:
-            self.notify("Live reload paused: changes from other processes wait until you press "
-                        f"{keys.display_keys(keys.BY_ID['app.live'], self.keymap)} again.")
+            self.notify(
+                "Live reload paused: changes from other processes wait until you press "
+                f"{keys.display_keys(keys.BY_ID['app.live'], self.keymap)} again."
+            )
 
-    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app",
-                    select: Optional[str] = None) -> None:
+    def refresh_all(self, entry_ids: Optional[list[str]] = None, source: str = "app", select: Optional[str] = None) -> None:
         """Counts, lists and queues refresh in place; cursors stay where they were
         (the browser's moves to `select`, the new head a write made)."""
         if self.engine is None:
@@ -629,13 +661,22 @@ class EchoMemoryApp(App[int]):
             return
         self._config_stop = asyncio.Event()
         try:
-            async for _changes in awatch(path.parent, stop_event=self._config_stop, debounce=200, step=50,
-                                         watch_filter=lambda _c, p: Path(p).name == path.name):
+            async for _changes in awatch(
+                path.parent,
+                stop_event=self._config_stop,
+                debounce=200,
+                step=50,
+                watch_filter=lambda _c, p: Path(p).name == path.name,
+            ):
                 try:
                     settings = await asyncio.to_thread(Settings.load, path)
                 except ConfigError as exc:
-                    self.notify(f"{exc}. The settings in use stay as they were.", title="Config not reloaded",
-                                severity="error", timeout=15)
+                    self.notify(
+                        f"{exc}. The settings in use stay as they were.",
+                        title="Config not reloaded",
+                        severity="error",
+                        timeout=15,
+                    )
                     continue
                 if settings.as_dict() != self.settings.as_dict() or settings.extra != self.settings.extra:
                     self.reload_settings(settings)
@@ -646,8 +687,7 @@ class EchoMemoryApp(App[int]):
         """Adopt a config file changed on disk: knobs, [keys] and [ui]. Knob values the
         person edited in the playground and has not saved are kept over the file's."""
         old = self.settings
-        changed = [f"{k.removeprefix('memory.')} {old.get(k)} → {v}" for k, v in settings.as_dict().items()
-                   if v != old.get(k)]
+        changed = [f"{k.removeprefix('memory.')} {old.get(k)} → {v}" for k, v in settings.as_dict().items() if v != old.get(k)]
         kept = self._keep_unsaved_knobs(settings)
         self.apply_settings(settings)
         self.keymap, problems = keys.keymap_from_config(settings.extra.get("keys"))
@@ -659,8 +699,10 @@ class EchoMemoryApp(App[int]):
         if len(changed) > 6:
             message += f" and {len(changed) - 6} more"
         if kept:
-            message += (f". Your unsaved playground edits ({', '.join(k.removeprefix('memory.') for k in kept)}) "
-                        "are kept: ctrl+s saves them over the file, ctrl+z takes the file's values")
+            message += (
+                f". Your unsaved playground edits ({', '.join(k.removeprefix('memory.') for k in kept)}) "
+                "are kept: ctrl+s saves them over the file, ctrl+z takes the file's values"
+            )
         self.notify(". ".join([message, *problems]), title="Config reloaded", timeout=10)
 
     def _keep_unsaved_knobs(self, settings: Settings) -> list[str]:
@@ -673,8 +715,11 @@ class EchoMemoryApp(App[int]):
         if not panels:
             return []
         panel = panels.first()
-        typed = {k: panel.query_one(f"#{knob_id(k)}").value for k, v in panel.values.items()
-                 if v != panel.base.get(k) or k in panel.invalid}
+        typed = {
+            k: panel.query_one(f"#{knob_id(k)}").value
+            for k, v in panel.values.items()
+            if v != panel.base.get(k) or k in panel.invalid
+        }
         panel.reset(settings)
         for key, value in typed.items():
             panel.set_value(key, value)
@@ -740,8 +785,7 @@ class EchoMemoryApp(App[int]):
             if result.errors:
                 state = SyncState(spec, "error", self.clock(), "; ".join(result.errors))
             else:
-                news = f"{len(result.landed)} in, {len(result.archived)} archived" if result.landed or \
-                    result.archived else ""
+                news = f"{len(result.landed)} in, {len(result.archived)} archived" if result.landed or result.archived else ""
                 state = SyncState(spec, "watching", self.clock(), "; ".join(filter(None, [news, *problems])))
             self.post_message(SyncStatus(state))
 
@@ -749,8 +793,9 @@ class EchoMemoryApp(App[int]):
             while not (stop.is_set() or self._closing):
                 try:
                     if engine is None:
-                        engine = await MemoryEngine.open(self.db_path, self.settings, clock=self.clock,
-                                                         actor=Actor.agent(f"sync:{fmt}"))
+                        engine = await MemoryEngine.open(
+                            self.db_path, self.settings, clock=self.clock, actor=Actor.agent(f"sync:{fmt}")
+                        )
                     await engine.watch_folder(fmt, folder, self.sync_write_back, report, stop)
                 except Exception as exc:  # shown on the sources line; try again shortly
                     self.post_message(SyncStatus(SyncState(spec, "error", message=str(exc) or type(exc).__name__)))
@@ -776,18 +821,23 @@ class EchoMemoryApp(App[int]):
     def _view_class(self, view_id: str) -> type:
         if view_id == "recall":
             from .widgets.playground import PlaygroundView
+
             return PlaygroundView
         if view_id == "review":
             from .widgets.review import ReviewView
+
             return ReviewView
         if view_id == "working":
             from .widgets.working import WorkingView
+
             return WorkingView
         if view_id == "episodes":
             from .widgets.episodes import EpisodesView
+
             return EpisodesView
         if view_id == "quarantine":
             from .widgets.quarantine import QuarantineView
+
             return QuarantineView
         return MemoryView
 
@@ -838,13 +888,16 @@ class EchoMemoryApp(App[int]):
     def _view_has_focus(self, view_id: str) -> bool:
         view = self._view_widget(view_id)
         focused = self.focused
-        return (self.query_one(TabbedContent).active == view_id and view is not None and focused is not None
-                and view in focused.ancestors_with_self)
+        return (
+            self.query_one(TabbedContent).active == view_id
+            and view is not None
+            and focused is not None
+            and view in focused.ancestors_with_self
+        )
 
     def view_visible(self, view: Widget) -> bool:
         """The view is the shown tab of the main screen (no dialog over it)."""
-        return (len(self.screen_stack) == 1
-                and self._view_widget(self.query_one(TabbedContent).active) is view)
+        return len(self.screen_stack) == 1 and self._view_widget(self.query_one(TabbedContent).active) is view
 
     def _focus_view(self, view_id: str) -> None:
         view = self._view_widget(view_id)
@@ -930,8 +983,7 @@ class EchoMemoryApp(App[int]):
         table.add_row("path", str(self.db_path.resolve()))
         table.add_row("config", str(self.settings.path or "defaults"))
         table.add_row("read-only", "yes" if self.read_only else "no")
-        for name in ("schema_version", "pinned", "superseded", "pending_contradictions", "blocked_writes",
-                     "reembed_queue"):
+        for name in ("schema_version", "pinned", "superseded", "pending_contradictions", "blocked_writes", "reembed_queue"):
             if name in stats:
                 table.add_row(name.replace("_", " "), str(stats[name]))
         for group in ("tiers", "types", "sources"):
@@ -960,14 +1012,19 @@ class EchoMemoryApp(App[int]):
             return False
         if self.read_only:
             why = "was opened with --read-only" if self.requested_read_only else "is not writable"
-            self.notify(f"Nothing written: {what} needs a writable store, and this one {why}.",
-                        title="Read-only", severity="warning")
+            self.notify(
+                f"Nothing written: {what} needs a writable store, and this one {why}.", title="Read-only", severity="warning"
+            )
             return False
         gone = self.store_unavailable()
         if gone:
             self.status.error = gone
-            self.notify(f"Nothing written: {gone}. Reopen the store to write again.", title="Store unavailable",
-                        severity="error", timeout=15)
+            self.notify(
+                f"Nothing written: {gone}. Reopen the store to write again.",
+                title="Store unavailable",
+                severity="error",
+                timeout=15,
+            )
             return False
         return True
 
@@ -980,9 +1037,15 @@ class EchoMemoryApp(App[int]):
             return f"the store file {self.db_path} became read-only while the app was open"
         return None
 
-    def write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], *, select_result: bool = False,
-              on_refused: Optional[Callable[[dict[str, Any]], None]] = None,
-              undo_ids: Iterable[str] = ()) -> None:
+    def write(
+        self,
+        what: str,
+        op: Callable[[MemoryEngine], Awaitable[Any]],
+        *,
+        select_result: bool = False,
+        on_refused: Optional[Callable[[dict[str, Any]], None]] = None,
+        undo_ids: Iterable[str] = (),
+    ) -> None:
         """Run one write through the engine in a worker; success refreshes every
         pane in place, a refusal is shown (or handed to on_refused). undo_ids: the
         entries the write changes; their state before it goes on the undo list."""
@@ -1011,8 +1074,14 @@ class EchoMemoryApp(App[int]):
             self.busy(0)
 
     @work(group="write")
-    async def _run_write(self, what: str, op: Callable[[MemoryEngine], Awaitable[Any]], select_result: bool,
-                         on_refused: Optional[Callable[[dict[str, Any]], None]], undo_ids: list[str]) -> None:
+    async def _run_write(
+        self,
+        what: str,
+        op: Callable[[MemoryEngine], Awaitable[Any]],
+        select_result: bool,
+        on_refused: Optional[Callable[[dict[str, Any]], None]],
+        undo_ids: list[str],
+    ) -> None:
         engine = self.engine
         try:
             before = await self.retry_busy(lambda: engine.undo_snapshot(undo_ids)) if undo_ids else None
@@ -1021,8 +1090,7 @@ class EchoMemoryApp(App[int]):
             self.post_message(WriteFailed(what, exc.message, exc.to_dict(), retry=on_refused))
             return
         except InvalidValue as exc:  # e.g. over a field's limit: the typed text goes back to its dialog
-            self.post_message(WriteFailed(what, str(exc), {"reason": "invalid_value", "message": str(exc)},
-                                          retry=on_refused))
+            self.post_message(WriteFailed(what, str(exc), {"reason": "invalid_value", "message": str(exc)}, retry=on_refused))
             return
         except Exception as exc:
             if is_busy(exc):
@@ -1046,8 +1114,7 @@ class EchoMemoryApp(App[int]):
         if refused:
             note = f"{len(refused)} left as they were: " + "; ".join(refused[:3]) + (" …" if len(refused) > 3 else "")
         step = UndoStep.after(what, before, changed) if before and entry and note != "unchanged" else None
-        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None,
-                                    undo=step))
+        self.post_message(WriteDone(what, ids, note, select=entry.id if (select_result and entry) else None, undo=step))
 
     def on_write_done(self, message: WriteDone) -> None:
         self.notify(message.what + (f" ({message.note})" if message.note else ""), title="Done", timeout=3)
@@ -1173,16 +1240,19 @@ class EchoMemoryApp(App[int]):
         elif len(choices) == 1:
             self._jump_linked(choices[0][0])
         else:
-            self.push_screen(PickScreen("Open which entry?", choices),
-                             lambda chosen: self._jump_linked(chosen) if chosen else None)
+            self.push_screen(
+                PickScreen("Open which entry?", choices), lambda chosen: self._jump_linked(chosen) if chosen else None
+            )
 
     @work(exclusive=True, group="jump")
     async def _open_episode(self, entry: Optional[MemoryEntry]) -> None:
         if entry is None:
             return
         if not entry.episode_id:
-            self.notify(f"{entry.key} v{entry.version} came from no episode (it was written directly, not by "
-                        "consolidation).", title="Open episode")
+            self.notify(
+                f"{entry.key} v{entry.version} came from no episode (it was written directly, not by consolidation).",
+                title="Open episode",
+            )
             return
         episodes = await self.ensure_view("episodes")
         self.screen.set_focus(None)
@@ -1207,10 +1277,16 @@ class EchoMemoryApp(App[int]):
                 def after(choice: Optional[str]) -> None:
                     if choice == "edit":
                         self.edit_entry(entry, new_text, note=f"Refused: {detail.get('message', '')}")
+
                 self.push_screen(RefusalScreen(f"edit of {entry.key}", detail, new_text), after)
 
-            self.write(f"edited {entry.key}", lambda engine: engine.edit(entry.id, new_text), on_refused=refused,
-                       select_result=True, undo_ids=[entry.id])
+            self.write(
+                f"edited {entry.key}",
+                lambda engine: engine.edit(entry.id, new_text),
+                on_refused=refused,
+                select_result=True,
+                undo_ids=[entry.id],
+            )
 
         if entry.superseded_by is not None:
             self._edit_head(entry)
@@ -1230,8 +1306,9 @@ class EchoMemoryApp(App[int]):
             self.notify(f"Cannot find the head of {old.key}: {exc}", title="Edit", severity="error")
             return
         if head.key != old.key or head.type != old.type:
-            self.notify(f"v{old.version} of {old.key} lost to {head.key}; restore or undo that first.",
-                        title="Edit", severity="warning")
+            self.notify(
+                f"v{old.version} of {old.key} lost to {head.key}; restore or undo that first.", title="Edit", severity="warning"
+            )
             return
         self.edit_entry(head, note=f"v{old.version} is superseded: you are editing the head, v{head.version}.")
 
@@ -1250,11 +1327,16 @@ class EchoMemoryApp(App[int]):
                 def after(choice: Optional[str]) -> None:
                     if choice == "edit":
                         self.action_add_entry(form, note=f"Refused: {detail.get('message', '')}")
+
                 self.push_screen(RefusalScreen(f"new entry {form['key']}", detail, form["content"]), after)
 
-            self.write(f"added {form['key']}", lambda engine: engine.add(
-                form["key"], form["content"], form["type"], form["source"], tags, float(form["importance"]),
-                actor="user"), on_refused=refused)
+            self.write(
+                f"added {form['key']}",
+                lambda engine: engine.add(
+                    form["key"], form["content"], form["type"], form["source"], tags, float(form["importance"]), actor="user"
+                ),
+                on_refused=refused,
+            )
 
         self.push_screen(AddEntryScreen(values, note), submitted)
 
@@ -1264,20 +1346,21 @@ class EchoMemoryApp(App[int]):
         if not self.can_write("purge"):
             return
         if entry.tier.label != "archival":
-            self.notify(f"Only archived entries can be purged; {entry.key} is {entry.tier.label}. Archive it first.",
-                        title="Purge", severity="warning")
+            self.notify(
+                f"Only archived entries can be purged; {entry.key} is {entry.tier.label}. Archive it first.",
+                title="Purge",
+                severity="warning",
+            )
             return
         body = Text()
         body.append("Delete this archived entry for good?\n\n")
         body.append(f"{entry.key}  v{entry.version}\n", style="bold")
         body.append(entry.content + "\n\n")
-        body.append("u undoes the purge until the app closes; after that it is gone (the audit log keeps a "
-                    "record).", style="dim")
+        body.append("u undoes the purge until the app closes; after that it is gone (the audit log keeps a record).", style="dim")
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
-                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id),
-                           undo_ids=[entry.id])
+                self.write(f"purged {entry.key} v{entry.version}", lambda engine: engine.purge(entry.id), undo_ids=[entry.id])
 
         self.push_screen(ConfirmScreen("Purge entry", body, "Purge"), confirmed)
 
@@ -1287,8 +1370,9 @@ class EchoMemoryApp(App[int]):
         "purge": (lambda e: e.tier.label == "archival", lambda engine, e: engine.purge(e.id)),
     }
 
-    def bulk_write(self, action: str, marked: list[MemoryEntry], rule: Optional[tuple[Callable, Callable]] = None,
-                   note: str = "") -> None:
+    def bulk_write(
+        self, action: str, marked: list[MemoryEntry], rule: Optional[tuple[Callable, Callable]] = None, note: str = ""
+    ) -> None:
         """One confirmation for every marked entry, then one write and one undo for all of them.
         rule: (which entries it applies to, the engine call) for an action not in BULK (tag)."""
         from .screens.dialogs import ConfirmScreen
@@ -1318,8 +1402,9 @@ class EchoMemoryApp(App[int]):
         if len(targets) > 12:
             body.append(f"  … and {len(targets) - 12} more\n")
         if skipped:
-            body.append(f"\n{skipped} marked entr{'y is' if skipped == 1 else 'ies are'} left out (nothing to "
-                        f"{verb}).\n", style="dim")
+            body.append(
+                f"\n{skipped} marked entr{'y is' if skipped == 1 else 'ies are'} left out (nothing to {verb}).\n", style="dim"
+            )
         body.append("\nu undoes all of them at once.", style="dim")
         what = f"{verb} {len(targets)} entries"
 
@@ -1338,8 +1423,9 @@ class EchoMemoryApp(App[int]):
                 self.memory_view.browser.set_marks([])
                 self.write(what, run, undo_ids=[e.id for e in targets])
 
-        self.push_screen(ConfirmScreen(f"{verb.title()} marked entries", body, verb.title(),
-                                       danger=action in ("archive", "purge")), confirmed)
+        self.push_screen(
+            ConfirmScreen(f"{verb.title()} marked entries", body, verb.title(), danger=action in ("archive", "purge")), confirmed
+        )
 
     def tag_entries(self, entries: list[MemoryEntry]) -> None:
         """t: tags to add and remove on the marked entries (or the one under the cursor), then
@@ -1362,8 +1448,12 @@ class EchoMemoryApp(App[int]):
                 return live and (bool(have & gone) or any(t.lower() not in have for t in add))
 
             change = " ".join([f"+{t}" for t in add] + [f"-{t}" for t in remove])
-            self.bulk_write("tag", entries, rule=(applies, lambda engine, e: engine.retag(e.id, add, remove)),
-                            note=f"Tags: {change} (each tagged entry gets a new version)")
+            self.bulk_write(
+                "tag",
+                entries,
+                rule=(applies, lambda engine, e: engine.retag(e.id, add, remove)),
+                note=f"Tags: {change} (each tagged entry gets a new version)",
+            )
 
         self.push_screen(TagScreen(len(entries), present), chosen)
 
@@ -1388,16 +1478,18 @@ class EchoMemoryApp(App[int]):
         finally:
             self.end_job(job)
         if run.cancelled:
-            self.notify(f"Decay preview stopped at {run.done:,} / {run.total:,} entries: nothing was written.",
-                        title="Decay")
+            self.notify(f"Decay preview stopped at {run.done:,} / {run.total:,} entries: nothing was written.", title="Decay")
             return
         changes = run.items
         threshold = float(self.engine.settings.get("memory.archiveThreshold"))
 
         def decided(apply: Optional[bool]) -> None:
             if apply:
-                self.write(f"decay pass archived {len(changes)} entries",
-                           lambda engine: self._apply_decay(engine, changes), undo_ids=[c.entry.id for c in changes])
+                self.write(
+                    f"decay pass archived {len(changes)} entries",
+                    lambda engine: self._apply_decay(engine, changes),
+                    undo_ids=[c.entry.id for c in changes],
+                )
 
         self.push_screen(DecayPreviewScreen(changes, threshold, self.read_only), decided)
 
@@ -1411,8 +1503,9 @@ class EchoMemoryApp(App[int]):
         skipped = run.done - archived  # pinned, recalled or edited since the preview
         note = f"{skipped} changed since the preview, left as they are" if skipped else ""
         if run.cancelled:
-            note = (f"stopped: {archived:,} archived in whole batches, {run.total - run.done:,} untouched"
-                    + (f"; {note}" if note else ""))
+            note = f"stopped: {archived:,} archived in whole batches, {run.total - run.done:,} untouched" + (
+                f"; {note}" if note else ""
+            )
         return Bulk([c.entry for c in run.items], what=f"decay pass archived {archived:,} entries", note=note)
 
     async def action_consolidate(self) -> None:
@@ -1436,13 +1529,15 @@ class EchoMemoryApp(App[int]):
         finally:
             self.end_job(job)
         if run.cancelled:
-            self.notify(f"Consolidation stopped after {run.done} of {run.total} sessions; the others keep their "
-                        "messages for the next run.", title="Consolidation")
+            self.notify(
+                f"Consolidation stopped after {run.done} of {run.total} sessions; the others keep their "
+                "messages for the next run.",
+                title="Consolidation",
+            )
         self._view_widget("review").post_message(ReviewView.Consolidated(run.items))
 
 
-def run_app(db_path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,
-            **kwargs: Any) -> int:
+def run_app(db_path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False, **kwargs: Any) -> int:
     """The CLI's no-command path: run the app, return an exit code."""
     started = time.perf_counter()
     app = EchoMemoryApp(db_path, settings, read_only=read_only, **kwargs)

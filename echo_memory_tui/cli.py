@@ -21,8 +21,7 @@ def sync_spec(text: str) -> tuple[str, str]:
     fmt, sep, folder = text.partition(":")
     formats = MemoryEngine.sync_formats()
     if not sep or fmt not in formats or not folder:
-        raise argparse.ArgumentTypeError(f"expected FORMAT:DIR with FORMAT one of {', '.join(formats)}, "
-                                         f"got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected FORMAT:DIR with FORMAT one of {', '.join(formats)}, got {text!r}")
     path = Path(folder).expanduser()
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"{folder} is not a folder")
@@ -36,14 +35,21 @@ def app_options() -> argparse.ArgumentParser:
     return parser
 
 
-def open_app(args: argparse.Namespace, settings: Settings, config_error: Optional[str], syncs=(),
-             sync_write_back: bool = False) -> int:
+def open_app(
+    args: argparse.Namespace, settings: Settings, config_error: Optional[str], syncs=(), sync_write_back: bool = False
+) -> int:
     """Open the app on the store and settings the command line chose (the app imports late)."""
     from .app import run_app
 
-    return run_app(args.db or engine_cli.default_db_path(), settings, read_only=args.read_only,
-                   config_error=config_error, create=args.create, syncs=syncs,
-                   sync_write_back=sync_write_back)
+    return run_app(
+        args.db or engine_cli.default_db_path(),
+        settings,
+        read_only=args.read_only,
+        config_error=config_error,
+        create=args.create,
+        syncs=syncs,
+        sync_write_back=sync_write_back,
+    )
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -51,8 +57,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     if options.sync_write_back and not options.sync:
         app_options().error("--sync-write-back needs at least one --sync FORMAT:DIR")
     if options.sync and engine_cli.build_parser().parse_args(rest).command is not None:
-        app_options().error("--sync opens the app with a folder sync; for a headless sync use "
-                            "`echo-memory sync --from FORMAT DIR --watch`")
+        app_options().error(
+            "--sync opens the app with a folder sync; for a headless sync use `echo-memory sync --from FORMAT DIR --watch`"
+        )
 
     def open_with_syncs(args: argparse.Namespace, settings: Settings, config_error: Optional[str]) -> int:
         if not options.sync:

@@ -34,9 +34,15 @@ def _commands(app: "EchoMemoryApp") -> Iterator[tuple[str, str, Callable[[], obj
     for tier in ("working", "episodic", "semantic", "archival"):
         yield f"Show {tier.upper()} entries", "Tier pyramid filter", partial(app.filter_tier, tier)
     yield "Show all tiers", "Tier pyramid filter", partial(app.filter_tier, None)
-    for text, label in (("pinned", "pinned entries"), ("type:user", "USER entries"), ("type:env", "ENVIRONMENT entries"),
-                        ("prov:user", "user-stated entries"), ("prov:cons", "consolidated entries"),
-                        ("prov:inferred", "model-inferred entries"), ("prov:legacy", "legacy entries")):
+    for text, label in (
+        ("pinned", "pinned entries"),
+        ("type:user", "USER entries"),
+        ("type:env", "ENVIRONMENT entries"),
+        ("prov:user", "user-stated entries"),
+        ("prov:cons", "consolidated entries"),
+        ("prov:inferred", "model-inferred entries"),
+        ("prov:legacy", "legacy entries"),
+    ):
         yield f"Filter: {label}", f"Entry browser · /{text}", partial(app.filter_text, text)
     yield "Theme: dark", "textual-dark", partial(app.set_theme, "textual-dark")
     yield "Theme: light", "textual-light", partial(app.set_theme, "textual-light")

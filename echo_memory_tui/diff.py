@@ -104,9 +104,7 @@ def sides(chunks: list[Chunk]) -> tuple[Text, Text]:
             out_old.append(chunk.old)
             out_new.append(chunk.new)
         else:
-            out, text, style = (
-                (out_old, chunk.old, REMOVED_STYLE) if chunk.op == "delete" else (out_new, chunk.new, ADDED_STYLE)
-            )
+            out, text, style = (out_old, chunk.old, REMOVED_STYLE) if chunk.op == "delete" else (out_new, chunk.new, ADDED_STYLE)
             lead, body, trail = _split(text)
             out.append(lead)
             out.append(body, style=style)

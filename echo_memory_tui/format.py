@@ -89,13 +89,14 @@ def visible(text: str, style: str = "reverse red") -> Text:
             out.append(shown[i:])
             break
         out.append(shown[i:j])
-        out.append(shown[j:k + 1], style=style)
+        out.append(shown[j : k + 1], style=style)
         i = k + 1
     return out
 
 
-def highlight_span(content: str, offset: Optional[int], matched: Optional[str], codepoint: Optional[str] = None,
-                   style: str = "bold reverse red") -> Text:
+def highlight_span(
+    content: str, offset: Optional[int], matched: Optional[str], codepoint: Optional[str] = None, style: str = "bold reverse red"
+) -> Text:
     """The content with the scanner's match highlighted and invisible characters revealed.
 
     The scanner reports the match in normalised form and its offset in the

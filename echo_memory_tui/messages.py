@@ -111,8 +111,7 @@ class DetailLoaded(Message):
 class WriteDone(Message):
     """A write through the engine succeeded."""
 
-    def __init__(self, what: str, entry_ids: list[str], note: str = "", select: Optional[str] = None,
-                 undo: Any = None) -> None:
+    def __init__(self, what: str, entry_ids: list[str], note: str = "", select: Optional[str] = None, undo: Any = None) -> None:
         super().__init__()
         self.what = what
         self.entry_ids = entry_ids
@@ -124,8 +123,9 @@ class WriteDone(Message):
 class WriteFailed(Message):
     """The engine refused or failed a write; detail is the refusal's dict."""
 
-    def __init__(self, what: str, message: str, detail: Optional[dict[str, Any]] = None,
-                 retry: Any = None, busy: bool = False) -> None:
+    def __init__(
+        self, what: str, message: str, detail: Optional[dict[str, Any]] = None, retry: Any = None, busy: bool = False
+    ) -> None:
         super().__init__()
         self.what = what
         self.message = message

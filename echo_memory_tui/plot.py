@@ -44,8 +44,14 @@ class Canvas:
         return out
 
 
-def decay_plot(points: Sequence[tuple[float, float]], threshold: float, width: int = 48, height: int = 6,
-               crossing: Optional[float] = None, y_max: Optional[float] = None) -> Text:
+def decay_plot(
+    points: Sequence[tuple[float, float]],
+    threshold: float,
+    width: int = 48,
+    height: int = 6,
+    crossing: Optional[float] = None,
+    y_max: Optional[float] = None,
+) -> Text:
     """Effective importance over the next days (points: (day, value)), with the
     archive threshold dashed and the crossing day marked."""
     width = max(16, width)

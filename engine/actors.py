@@ -68,8 +68,7 @@ class Actor:
         what the user said explicitly, up to max_source (memory.mcp.maxProvenance),
         but never takes a person's powers (pin, restore, resolve, merge, purge)."""
         if max_source.value > ProvenanceLevel.USER_STATED.value or max_source is ProvenanceLevel.CONSOLIDATED:
-            raise InvalidValue(f"an MCP client may claim at most user_stated, never consolidated; got "
-                               f"{max_source.label}")
+            raise InvalidValue(f"an MCP client may claim at most user_stated, never consolidated; got {max_source.label}")
         return cls(ActorKind.AGENT, f"mcp:{client}", max_source)
 
     @classmethod

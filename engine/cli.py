@@ -89,8 +89,9 @@ def emit(args: argparse.Namespace, data: Any, human: Callable[[], str]) -> None:
 
 def entry_line(e: MemoryEntry) -> str:
     pin = "📌" if e.pinned else "  "
-    return (f"{e.id[:8]} {pin} {e.tier.label:<8} {e.type.label:<11} {e.source.label:<14} v{e.version:<2} "
-            f"{e.key:<24} {e.content[:70]}")
+    return (
+        f"{e.id[:8]} {pin} {e.tier.label:<8} {e.type.label:<11} {e.source.label:<14} v{e.version:<2} {e.key:<24} {e.content[:70]}"
+    )
 
 
 def plain(value: Any) -> str:
@@ -115,15 +116,21 @@ def audit_line(r: Any) -> str:
 # ---- commands ------------------------------------------------------------------------
 async def cmd_stats(engine: MemoryEngine, args) -> int:
     stats = {**await engine.stats(), "scanner": learned_status().to_dict()}
-    emit(args, stats, lambda: "\n".join([
-        f"store {stats['path']} (schema v{stats['schema_version']}{', read-only' if stats['read_only'] else ''})",
-        "tiers:   " + "  ".join(f"{k}={v}" for k, v in stats["tiers"].items()),
-        "types:   " + "  ".join(f"{k}={v}" for k, v in stats["types"].items()),
-        "sources: " + "  ".join(f"{k}={v}" for k, v in stats["sources"].items()),
-        f"pinned={stats['pinned']}  superseded={stats['superseded']}  "
-        f"pending contradictions={stats['pending_contradictions']}  blocked writes={stats['blocked_writes']}",
-        f"scanner: {stats['scanner']['message']}",
-    ]))
+    emit(
+        args,
+        stats,
+        lambda: "\n".join(
+            [
+                f"store {stats['path']} (schema v{stats['schema_version']}{', read-only' if stats['read_only'] else ''})",
+                "tiers:   " + "  ".join(f"{k}={v}" for k, v in stats["tiers"].items()),
+                "types:   " + "  ".join(f"{k}={v}" for k, v in stats["types"].items()),
+                "sources: " + "  ".join(f"{k}={v}" for k, v in stats["sources"].items()),
+                f"pinned={stats['pinned']}  superseded={stats['superseded']}  "
+                f"pending contradictions={stats['pending_contradictions']}  blocked writes={stats['blocked_writes']}",
+                f"scanner: {stats['scanner']['message']}",
+            ]
+        ),
+    )
     if not stats["scanner"]["enabled"]:
         print(f"WARNING: {stats['scanner']['message']}", file=sys.stderr)
     return EXIT_OK
@@ -135,7 +142,8 @@ async def cmd_list(engine: MemoryEngine, args) -> int:
         type=parse_type(args.type) if args.type else None,
         source=parse_provenance(args.source) if args.source else None,
         pinned=True if args.pinned else None,
-        text=args.text, tag=args.tag,
+        text=args.text,
+        tag=args.tag,
     )
     entries = await engine.list_entries(flt, order_by=args.sort, limit=args.limit)
     emit(args, [e.to_dict() for e in entries], lambda: "\n".join(entry_line(e) for e in entries) or "(no entries)")
@@ -151,15 +159,27 @@ async def cmd_show(engine: MemoryEngine, args) -> int:
     recalls = await engine.recent_recalls(entry.id, limit=SHOWN_RECALLS)
     data["recalls"] = recalls.to_dict()
     decay = data["decay"]
-    emit(args, data, lambda: "\n".join([
-        entry_block(entry),
-        f"{'decay':>15}: factor {decay['factor']:.3f}, effective importance {decay['effective_importance']:.3f} "
-        f"(archived under {decay['threshold']:.2f}); half-life {decay['half_life_days']:.0f} days; "
-        + (f"archived in {decay['days_until_archive']} days if never recalled"
-           if decay["days_until_archive"] is not None else "not archived by decay"),
-        f"recent recalls: {recalls.total}" + (" (newest first):" if recalls.total else " (no non-dry recall returned it)"),
-        *(f"  {r.at:%Y-%m-%d %H:%M} {r.query[:80]!r} #{r.rank} by {r.actor}" for r in recalls.recent),
-        "audit trail (newest first):", *("  " + audit_line(r) for r in audit_records)]))
+    emit(
+        args,
+        data,
+        lambda: "\n".join(
+            [
+                entry_block(entry),
+                f"{'decay':>15}: factor {decay['factor']:.3f}, effective importance {decay['effective_importance']:.3f} "
+                f"(archived under {decay['threshold']:.2f}); half-life {decay['half_life_days']:.0f} days; "
+                + (
+                    f"archived in {decay['days_until_archive']} days if never recalled"
+                    if decay["days_until_archive"] is not None
+                    else "not archived by decay"
+                ),
+                f"recent recalls: {recalls.total}"
+                + (" (newest first):" if recalls.total else " (no non-dry recall returned it)"),
+                *(f"  {r.at:%Y-%m-%d %H:%M} {r.query[:80]!r} #{r.rank} by {r.actor}" for r in recalls.recent),
+                "audit trail (newest first):",
+                *("  " + audit_line(r) for r in audit_records),
+            ]
+        ),
+    )
     return EXIT_OK
 
 
@@ -173,11 +193,13 @@ async def cmd_add(engine: MemoryEngine, args) -> int:
     if args.strip_invisible:  # the fix for an invisible-character refusal: strip, say what went, write
         content, removed = strip_invisible(content)
         if removed:
-            print(f"stripped {len(removed)} invisible character(s): "
-                  + ", ".join(f"{r['codepoint']}@{r['offset']}" for r in removed[:20])
-                  + (" ..." if len(removed) > 20 else ""), file=sys.stderr)
-    outcome = await engine.add(args.key, content, args.type, args.source, tags,
-                               args.importance, args.pin, actor="cli")
+            print(
+                f"stripped {len(removed)} invisible character(s): "
+                + ", ".join(f"{r['codepoint']}@{r['offset']}" for r in removed[:20])
+                + (" ..." if len(removed) > 20 else ""),
+                file=sys.stderr,
+            )
+    outcome = await engine.add(args.key, content, args.type, args.source, tags, args.importance, args.pin, actor="cli")
     data = outcome.to_dict() if not removed else {**outcome.to_dict(), "stripped_invisible": removed}
     emit(args, data, lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
     return EXIT_OK
@@ -188,6 +210,7 @@ def _simple(method: str) -> Callable[[MemoryEngine, argparse.Namespace], Awaitab
         outcome = await getattr(engine, method)(args.id, actor="cli")
         emit(args, outcome.to_dict(), lambda: f"{outcome.action}: {entry_line(outcome.entry)}")
         return EXIT_OK
+
     return run
 
 
@@ -195,8 +218,11 @@ async def cmd_purge(engine: MemoryEngine, args) -> int:
     if args.expired:
         purged = await engine.purge_expired(actor="cli", dry_run=args.dry_run)
         verb = "would purge" if args.dry_run else "purged"
-        emit(args, [e.to_dict() for e in purged], lambda: "\n".join(
-            [f"{verb} {len(purged)} archived entries"] + [f"  {entry_line(e)}" for e in purged]))
+        emit(
+            args,
+            [e.to_dict() for e in purged],
+            lambda: "\n".join([f"{verb} {len(purged)} archived entries"] + [f"  {entry_line(e)}" for e in purged]),
+        )
         return EXIT_OK
     if args.dry_run:
         raise CliError("--dry-run needs --expired (to see one entry before purging it: show ID)", EXIT_USAGE)
@@ -208,17 +234,25 @@ async def cmd_purge(engine: MemoryEngine, args) -> int:
 async def cmd_decay(engine: MemoryEngine, args) -> int:
     changes = await engine.decay(dry_run=args.dry_run, actor="cli")
     verb = "would archive" if args.dry_run else "archived"
-    emit(args, [c.to_dict() for c in changes], lambda: "\n".join(
-        [f"{verb} {len(changes)} entries"] +
-        [f"  {c.entry.id[:8]} {c.entry.key:<24} effective {c.effective_importance:.4f}" for c in changes]))
+    emit(
+        args,
+        [c.to_dict() for c in changes],
+        lambda: "\n".join(
+            [f"{verb} {len(changes)} entries"]
+            + [f"  {c.entry.id[:8]} {c.entry.key:<24} effective {c.effective_importance:.4f}" for c in changes]
+        ),
+    )
     return EXIT_OK
 
 
 async def cmd_export(engine: MemoryEngine, args) -> int:
     count = await engine.export_jsonl(args.path)
     judged = len(await engine.judgments())
-    emit(args, {"exported": count, "judgments": judged, "path": args.path},
-         lambda: f"exported {count} entries and {judged} judgments to {args.path}")
+    emit(
+        args,
+        {"exported": count, "judgments": judged, "path": args.path},
+        lambda: f"exported {count} entries and {judged} judgments to {args.path}",
+    )
     return EXIT_OK
 
 
@@ -233,9 +267,13 @@ async def cmd_import(engine: MemoryEngine, args) -> int:
             folder = Path(args.path)
             if not folder.is_dir():
                 raise CliError(f"{folder} is not a folder", EXIT_USAGE)
-            report = await engine.import_entries(list(read_folder(folder)), actor=f"import:{args.source_format}",
-                                                 verbatim=args.source_format == "echo-agent",
-                                                 trust_provenance=args.trust_provenance, progress=progress)
+            report = await engine.import_entries(
+                list(read_folder(folder)),
+                actor=f"import:{args.source_format}",
+                verbatim=args.source_format == "echo-agent",
+                trust_provenance=args.trust_provenance,
+                progress=progress,
+            )
         else:
             if not Path(args.path).is_file():
                 raise CliError(f"{args.path} is not a file", EXIT_USAGE)
@@ -249,10 +287,10 @@ async def cmd_import(engine: MemoryEngine, args) -> int:
         summary = f"nothing imported: every entry was refused ({len(report.refused)})"
     notes = []
     if not args.trust_provenance and any(r["reason"] == "provenance_guard" for r in report.refused):
-        notes.append("note: imported entries land as legacy; restoring your own export, "
-                     "--trust-provenance keeps the provenance it records")
-    emit(args, report.to_dict(), lambda: "\n".join(
-        [summary] + [f"  {_refusal_line(r)}" for r in report.refused] + notes))
+        notes.append(
+            "note: imported entries land as legacy; restoring your own export, --trust-provenance keeps the provenance it records"
+        )
+    emit(args, report.to_dict(), lambda: "\n".join([summary] + [f"  {_refusal_line(r)}" for r in report.refused] + notes))
     if report.all_refused:
         # Every line unreadable is an invalid input; any scanner or guard refusal is a refusal.
         return EXIT_USAGE if all(r["reason"] == "invalid" for r in report.refused) else EXIT_REFUSED
@@ -270,9 +308,14 @@ async def cmd_judgments(engine: MemoryEngine, args) -> int:
     """list | add | remove | import: the judgments `eval --judgments` measures recall by."""
     if args.action == "list":
         found = await engine.judgments(args.query)
-        emit(args, [j.to_dict() for j in found], lambda: "\n".join(
-            f"{j.grade:>2} {j.entry_id[:8]} {(j.key or '(entry purged)')[:24]:<24} {j.query}" for j in found)
-            or "(no judgments)")
+        emit(
+            args,
+            [j.to_dict() for j in found],
+            lambda: (
+                "\n".join(f"{j.grade:>2} {j.entry_id[:8]} {(j.key or '(entry purged)')[:24]:<24} {j.query}" for j in found)
+                or "(no judgments)"
+            ),
+        )
         return EXIT_OK
     if args.action in ("add", "remove"):
         try:
@@ -283,19 +326,28 @@ async def cmd_judgments(engine: MemoryEngine, args) -> int:
             entry_id = args.id  # a purged entry's judgment is cleared by its full id
         if args.action == "add":
             judgment = await engine.judge(args.query, entry_id, args.grade, actor="cli")
-            emit(args, judgment.to_dict(), lambda: f"judged {judgment.entry_id[:8]} {judgment.key}: grade "
-                 f"{judgment.grade} for {judgment.query!r}")
+            emit(
+                args,
+                judgment.to_dict(),
+                lambda: f"judged {judgment.entry_id[:8]} {judgment.key}: grade {judgment.grade} for {judgment.query!r}",
+            )
             return EXIT_OK
         cleared = await engine.unjudge(args.query, entry_id, actor="cli")
         emit(args, {"cleared": cleared}, lambda: "cleared" if cleared else "no such judgment")
         return EXIT_OK if cleared else EXIT_FAIL
-    report = await engine.import_judgments(qrels=args.qrels, queries=args.queries, longmemeval=args.longmemeval,
-                                           actor="import:judgments")
+    report = await engine.import_judgments(
+        qrels=args.qrels, queries=args.queries, longmemeval=args.longmemeval, actor="import:judgments"
+    )
     for line in report.messages():
         print(f"warning: {line}", file=sys.stderr)
-    emit(args, report.to_dict(), lambda: "\n".join(
-        [f"judgments landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"]
-        + [f"  query {r['query_id']}: {r['message']}" for r in report.refused]))
+    emit(
+        args,
+        report.to_dict(),
+        lambda: "\n".join(
+            [f"judgments landed {report.landed}, unchanged {report.unchanged}, refused {len(report.refused)}"]
+            + [f"  query {r['query_id']}: {r['message']}" for r in report.refused]
+        ),
+    )
     return EXIT_OK if report.landed or report.unchanged else EXIT_USAGE
 
 
@@ -309,16 +361,21 @@ def add_judgments_parser(add) -> None:
         return a
 
     action("list", "every judgment (a purged entry's shows as 'entry purged')").add_argument(
-        "--query", help="only this query's judgments")
-    for name, help_ in (("add", "judge an entry relevant (or --grade 0: not relevant) to a query"),
-                        ("remove", "clear a judgment")):
+        "--query", help="only this query's judgments"
+    )
+    for name, help_ in (
+        ("add", "judge an entry relevant (or --grade 0: not relevant) to a query"),
+        ("remove", "clear a judgment"),
+    ):
         a = action(name, help_)
         a.add_argument("query", help="the query text (whitespace is collapsed)")
         a.add_argument("id", help="entry id, or its first 8 characters (as list prints them)")
         if name == "add":
             a.add_argument("--grade", type=int, default=1, help="0 not relevant, 1 relevant (default), up to 10")
-    a = action("import", "judgments from a BEIR qrels file or a LongMemEval file, placed on the entries whose "
-               "id, key or a tag is the corpus id")
+    a = action(
+        "import",
+        "judgments from a BEIR qrels file or a LongMemEval file, placed on the entries whose id, key or a tag is the corpus id",
+    )
     source = a.add_mutually_exclusive_group(required=True)
     source.add_argument("--qrels", metavar="FILE", help="BEIR qrels TSV (query-id, corpus-id, score)")
     source.add_argument("--longmemeval", metavar="FILE", help="LongMemEval JSON (answer_session_ids are relevant)")
@@ -359,16 +416,22 @@ def cmd_scan(args) -> int:
                 error = 'expected a JSON object {"text": "..."}'
             if error is not None:
                 # Unreadable input is refused like any other write would be.
-                out.write(json.dumps({"line": line_no, "blocked": True, "reason": "invalid_input",
-                                      "error": error}) + "\n")
+                out.write(json.dumps({"line": line_no, "blocked": True, "reason": "invalid_input", "error": error}) + "\n")
                 continue
             out.write(json.dumps(scan_memory_content(data["text"]).to_dict(), ensure_ascii=False) + "\n")
         return EXIT_OK
     if args.text is None:
         raise CliError("scan needs TEXT or --jsonl", EXIT_USAGE)
     result = scan_memory_content(read_text_arg(args.text))
-    emit(args, result.to_dict(), lambda: "blocked: " + ", ".join(
-        f"{k}={v}" for k, v in result.to_dict().items() if v not in (None, True)) if result.blocked else "clean")
+    emit(
+        args,
+        result.to_dict(),
+        lambda: (
+            "blocked: " + ", ".join(f"{k}={v}" for k, v in result.to_dict().items() if v not in (None, True))
+            if result.blocked
+            else "clean"
+        ),
+    )
     if result.blocked:
         print(f"refused: {result.reason}", file=sys.stderr)
         return EXIT_REFUSED
@@ -407,9 +470,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--db", type=Path, default=None, help="store file (default: $ECHO_MEMORY_DB or the user data dir)")
     parser.add_argument("--config", type=Path, default=None, help="TOML config (default: the user config dir)")
     parser.add_argument("--read-only", action="store_true", help="open the store read-only")
-    parser.add_argument("--create", action="store_true",
-                        help="make a new empty store at the --db path if there is none (without it a path with no "
-                             "store is refused, so a typo never makes an empty store; demo and import create theirs)")
+    parser.add_argument(
+        "--create",
+        action="store_true",
+        help="make a new empty store at the --db path if there is none (without it a path with no "
+        "store is refused, so a typo never makes an empty store; demo and import create theirs)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(name: str, handler, help_: str) -> argparse.ArgumentParser:
@@ -429,47 +495,71 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pinned", action="store_true", help="only pinned entries")
     p.add_argument("--text", help="only entries whose key or content contains TEXT (case-insensitive)")
     p.add_argument("--tag", help="only entries with this tag (case-insensitive)")
-    p.add_argument("--sort", default="updated_at", help=f"sort (descending) by one of: {', '.join(SORTABLE)} "
-                   "(default: updated_at)")
+    p.add_argument(
+        "--sort", default="updated_at", help=f"sort (descending) by one of: {', '.join(SORTABLE)} (default: updated_at)"
+    )
     p.add_argument("--limit", type=positive_int, default=None, help="at most N entries (a whole number >= 1)")
     add("show", cmd_show, "one entry with decay and audit trail").add_argument("id", help=ID)
     p = add("add", cmd_add, "write an entry through the gate")
     p.add_argument("--key", required=True, help="the fact's name, e.g. user/editor (one key, one fact)")
     p.add_argument("--content", required=True, help="text, or - for stdin")
-    p.add_argument("--strip-invisible", action="store_true",
-                   help="remove invisible characters (zero-width, bidi controls, tags...) before the write, and list them")
-    p.add_argument("--type", default="environment", choices=[t.label for t in MemoryType],
-                   help="user (about the person) or environment (about the world; default)")
-    p.add_argument("--source", default="model_inferred", choices=[s.label for s in ProvenanceLevel],
-                   help="provenance, lowest to highest: " + sources + " (default: model_inferred)")
+    p.add_argument(
+        "--strip-invisible",
+        action="store_true",
+        help="remove invisible characters (zero-width, bidi controls, tags...) before the write, and list them",
+    )
+    p.add_argument(
+        "--type",
+        default="environment",
+        choices=[t.label for t in MemoryType],
+        help="user (about the person) or environment (about the world; default)",
+    )
+    p.add_argument(
+        "--source",
+        default="model_inferred",
+        choices=[s.label for s in ProvenanceLevel],
+        help="provenance, lowest to highest: " + sources + " (default: model_inferred)",
+    )
     p.add_argument("--tags", default="", help="comma-separated tags, e.g. python,ci")
-    p.add_argument("--importance", type=float, default=0.5,
-                   help="0.0 to 1.0 (default 0.5): higher decays later and ranks higher")
+    p.add_argument("--importance", type=float, default=0.5, help="0.0 to 1.0 (default 0.5): higher decays later and ranks higher")
     p.add_argument("--pin", action="store_true", help="pin it: always in prompts, never decays (a person's choice)")
     for name in ("pin", "unpin", "archive", "restore"):
         add(name, _simple(name), f"{name} an entry").add_argument("id", help=ID)
     p = add("purge", cmd_purge, "delete an archived entry, or all past retention")
     p.add_argument("id", nargs="?", help=ID + " (an archived entry)")
-    p.add_argument("--expired", action="store_true",
-                   help="every archived, unpinned entry not updated for memory.purgeRetentionDays (default 90)")
+    p.add_argument(
+        "--expired",
+        action="store_true",
+        help="every archived, unpinned entry not updated for memory.purgeRetentionDays (default 90)",
+    )
     p.add_argument("--dry-run", action="store_true", help="with --expired: list what would be purged, purge nothing")
     add("decay", cmd_decay, "archive entries whose effective importance fell under the threshold").add_argument(
-        "--dry-run", action="store_true", help="list what would be archived, archive nothing")
+        "--dry-run", action="store_true", help="list what would be archived, archive nothing"
+    )
     p = add("scan", None, "run the write scanner on TEXT or on JSON lines from stdin")
     p.add_argument("text", nargs="?", help="the text to scan (or use --jsonl)")
-    p.add_argument("--jsonl", action="store_true",
-                   help='read JSON lines {"text": "..."} from stdin and print one verdict per line')
+    p.add_argument(
+        "--jsonl", action="store_true", help='read JSON lines {"text": "..."} from stdin and print one verdict per line'
+    )
     add("export", cmd_export, "write every entry as JSONL").add_argument("path", help="the JSONL file to write")
     p = add("import", cmd_import, "read JSONL, or another agent's memory folder")
     p.add_argument("path", help="a JSONL file (an export), or a folder with --from")
-    p.add_argument("--from", dest="source_format", choices=["echo-agent", "hermes"],
-                   help="read another agent's memory folder: echo-agent or hermes")
-    p.add_argument("--trust-provenance", action="store_true",
-                   help="keep the provenance the file declares (restoring your own export); audited")
+    p.add_argument(
+        "--from",
+        dest="source_format",
+        choices=["echo-agent", "hermes"],
+        help="read another agent's memory folder: echo-agent or hermes",
+    )
+    p.add_argument(
+        "--trust-provenance",
+        action="store_true",
+        help="keep the provenance the file declares (restoring your own export); audited",
+    )
     p = add("working", cmd_working, "the WORKING tier (or --core snapshot) as prompt markdown")
     p.add_argument("--session", help="one session's WORKING notes (default: every session)")
-    p.add_argument("--core", action="store_true",
-                   help="the core snapshot instead: pinned and user facts as injected into every prompt")
+    p.add_argument(
+        "--core", action="store_true", help="the core snapshot instead: pinned and user facts as injected into every prompt"
+    )
     p = add("audit", cmd_audit, "the audit log")
     p.add_argument("--id", help="only records about this entry: " + ID)
     p.add_argument("--action", help="only this action, e.g. write, pin, archive, restore, purge, reject, undo")
@@ -481,8 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def run_with_engine(args, settings: Settings) -> int:
-    engine = await MemoryEngine.open(args.db or default_db_path(), settings, read_only=args.read_only,
-                                     actor=Actor.person("cli"))
+    engine = await MemoryEngine.open(args.db or default_db_path(), settings, read_only=args.read_only, actor=Actor.person("cli"))
     try:
         if engine.read_only and not args.read_only:
             print(f"notice: {engine.path} is not writable; opened read-only", file=sys.stderr)
@@ -513,10 +602,14 @@ def require_store(path: Path, args: argparse.Namespace, create: bool = False) ->
     created) unless --create says to make it or the command exists to fill a new store."""
     if path.expanduser().exists() or create or args.create or args.command in CREATES_STORE:
         return
-    source = "--db" if path != default_db_path() else (
-        "$ECHO_MEMORY_DB" if os.environ.get("ECHO_MEMORY_DB") else "the default store path")
-    raise CliError(f"no store at {path} (from {source}); check the path, or add --create to make a new empty "
-                   "store there", EXIT_USAGE)
+    source = (
+        "--db"
+        if path != default_db_path()
+        else ("$ECHO_MEMORY_DB" if os.environ.get("ECHO_MEMORY_DB") else "the default store path")
+    )
+    raise CliError(
+        f"no store at {path} (from {source}); check the path, or add --create to make a new empty store there", EXIT_USAGE
+    )
 
 
 # Commands whose ID may be given as a unique prefix (as `list` prints them).
@@ -564,8 +657,7 @@ def main(argv: Optional[list[str]] = None, open_app: Optional[OpenApp] = None) -
         sys.stdout = open(os.devnull, "w")
         return EXIT_OK
     except OSError as exc:
-        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else f"error: {exc}",
-              file=sys.stderr)
+        print(f"error: {exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else f"error: {exc}", file=sys.stderr)
         return EXIT_FAIL
 
 

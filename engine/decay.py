@@ -53,8 +53,9 @@ def effective_importance(entry: MemoryEntry, now: datetime, base_half_life_days:
     return entry.importance * decay_factor(entry, now, base_half_life_days)
 
 
-def below_threshold(entries: Iterable[MemoryEntry], now: datetime, base_half_life_days: float,
-                    threshold: float) -> Iterator[tuple[MemoryEntry, float]]:
+def below_threshold(
+    entries: Iterable[MemoryEntry], now: datetime, base_half_life_days: float, threshold: float
+) -> Iterator[tuple[MemoryEntry, float]]:
     """The decay pass's rule: (entry, effective importance) for each entry that is not
     exempt and whose effective importance fell under the archive threshold."""
     for entry in entries:
@@ -65,8 +66,7 @@ def below_threshold(entries: Iterable[MemoryEntry], now: datetime, base_half_lif
             yield entry, eff
 
 
-def days_until_threshold(entry: MemoryEntry, now: datetime, base_half_life_days: float,
-                         threshold: float) -> int | None:
+def days_until_threshold(entry: MemoryEntry, now: datetime, base_half_life_days: float, threshold: float) -> int | None:
     """Whole days from now until effective importance is under threshold, if no access comes.
 
     None when it never will (exempt, or a zero threshold); 0 when it already is."""
@@ -79,8 +79,7 @@ def days_until_threshold(entry: MemoryEntry, now: datetime, base_half_life_days:
     return max(0, first_day_below - days_since_access(entry, now))
 
 
-def curve(entry: MemoryEntry, now: datetime, base_half_life_days: float, days: int,
-          step: int = 1) -> list[tuple[int, float]]:
+def curve(entry: MemoryEntry, now: datetime, base_half_life_days: float, days: int, step: int = 1) -> list[tuple[int, float]]:
     """(d, effective importance at now + d days) for d = 0, step, ... up to days, for a plot."""
     hl = half_life_days(entry.access_count, base_half_life_days)
     start = days_since_access(entry, now)

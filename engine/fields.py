@@ -57,8 +57,9 @@ def validate_name(value: Any, field: str, limit: int) -> str:
         raise InvalidValue(f"{field} {value[:40]!r} has leading or trailing whitespace")
     for offset, ch in enumerate(value):
         if unicodedata.category(ch) in _NOT_PRINTABLE or (ch.isspace() and ch != " "):
-            raise InvalidValue(f"{field} contains U+{ord(ch):04X} at offset {offset}; "
-                               "only printable characters and plain spaces are allowed")
+            raise InvalidValue(
+                f"{field} contains U+{ord(ch):04X} at offset {offset}; only printable characters and plain spaces are allowed"
+            )
     return value
 
 
@@ -115,5 +116,8 @@ def excerpt(text: str) -> dict[str, Any]:
     huge refusal costs the store a few KB while the exact text stays identifiable."""
     import hashlib
 
-    return {"excerpt": text[:AUDIT_EXCERPT_CHARS], "length": len(text),
-            "sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()}
+    return {
+        "excerpt": text[:AUDIT_EXCERPT_CHARS],
+        "length": len(text),
+        "sha256": hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+    }

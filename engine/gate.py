@@ -89,9 +89,13 @@ class DecayChange:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.entry.id, "key": self.entry.key, "type": self.entry.type.label,
-            "tier": self.entry.tier.label, "importance": self.entry.importance,
-            "effective_importance": round(self.effective_importance, 6), "action": self.action,
+            "id": self.entry.id,
+            "key": self.entry.key,
+            "type": self.entry.type.label,
+            "tier": self.entry.tier.label,
+            "importance": self.entry.importance,
+            "effective_importance": round(self.effective_importance, 6),
+            "action": self.action,
         }
 
 
@@ -146,8 +150,9 @@ class WriteGate:
             raise result
         return result
 
-    async def write_many(self, entries: Iterable[MemoryEntry], actor: AnyActor, reason: str = "",
-                         verbatim: bool = False) -> list[WriteOutcome | WriteRejected | InvalidValue]:
+    async def write_many(
+        self, entries: Iterable[MemoryEntry], actor: AnyActor, reason: str = "", verbatim: bool = False
+    ) -> list[WriteOutcome | WriteRejected | InvalidValue]:
         """Gate each entry in turn inside one transaction, one savepoint each: a refused
         entry is audited and rolled back alone, the rest land. Returns, per entry, its
         outcome or the exception that refused it.
@@ -158,8 +163,9 @@ class WriteGate:
         chains = await self.write_chains([[entry] for entry in entries], actor, reason, verbatim)
         return [result for [result] in chains]
 
-    async def write_chains(self, chains: Iterable[list[MemoryEntry]], actor: AnyActor, reason: str = "",
-                           verbatim: bool = False) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
+    async def write_chains(
+        self, chains: Iterable[list[MemoryEntry]], actor: AnyActor, reason: str = "", verbatim: bool = False
+    ) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
         """write_many for version chains: each chain lands whole or not at all (a
         checkpoint of the batch), so an import never leaves a superseded_by pointing at
         nothing. A refused member is audited; the members it held back get reason
@@ -189,13 +195,18 @@ class WriteGate:
                 for entry, error in zip(chain, errors):
                     if isinstance(error, WriteRejected) and error.reason != "duplicate_id":
                         self._note(batch, "reject", actor, *self._rejection(error, entry))
-                results.append([error or WriteRejected("chain_refused", "not written: another version in its "
-                                                       "chain was refused") for error in errors])
+                results.append(
+                    [
+                        error or WriteRejected("chain_refused", "not written: another version in its chain was refused")
+                        for error in errors
+                    ]
+                )
             await batch.flush(conn, self.clock())
         return results
 
-    def _check_chains(self, chains: list[list[MemoryEntry]], actor: Actor
-                      ) -> list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]]:
+    def _check_chains(
+        self, chains: list[list[MemoryEntry]], actor: Actor
+    ) -> list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]]:
         """Field shape, the actor's provenance cap and the scanner, per entry: the CPU
         part of a write, which needs no store."""
         checked = []
@@ -229,8 +240,11 @@ class WriteGate:
         self._refuse_other_type(batch, entry)
         existing = batch.live(entry)
         if verbatim and existing is not None and entry.tier is MemoryTier.ARCHIVAL:
-            raise WriteRejected("key_taken", f"{entry.key!r} already has a current entry ({existing.id}); an "
-                                "archived entry from a file does not replace it", existing_id=existing.id)
+            raise WriteRejected(
+                "key_taken",
+                f"{entry.key!r} already has a current entry ({existing.id}); an archived entry from a file does not replace it",
+                existing_id=existing.id,
+            )
         outcome = self._place(batch, entry, existing, actor, reason, verbatim)
         if verbatim and existing is not None and outcome.action == "unchanged":
             # The live entry already says this: older versions imported before this
@@ -256,9 +270,9 @@ class WriteGate:
         if not provenance_guard(existing, incoming):
             raise WriteRejected(
                 "provenance_guard",
-                f"a {incoming.source.label} write cannot replace {existing.key!r}, which is "
-                f"{existing.source.label}",
-                existing_id=existing.id, existing_source=existing.source.label,
+                f"a {incoming.source.label} write cannot replace {existing.key!r}, which is {existing.source.label}",
+                existing_id=existing.id,
+                existing_source=existing.source.label,
                 incoming_source=incoming.source.label,
             )
 
@@ -268,8 +282,7 @@ class WriteGate:
         agent's "user_stated" is model_inferred), and a pin only if it may pin; the
         audit record shows what landed."""
         capped, pinned = actor.cap(entry.source), entry.pinned and actor.may_pin
-        return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped,
-                                                                                      pinned=pinned)
+        return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped, pinned=pinned)
 
     @staticmethod
     def _refuse_other_type(batch: Batch, entry: MemoryEntry) -> None:
@@ -278,45 +291,81 @@ class WriteGate:
         holder = batch.other_type_holder(entry)
         if holder is not None:
             kind = holder.type.value
-            raise WriteRejected("key_taken", f"{entry.key!r} is already a {kind} memory ({holder.id}); "
-                                f"write it as type {kind}, or archive that entry first", existing_id=holder.id)
+            raise WriteRejected(
+                "key_taken",
+                f"{entry.key!r} is already a {kind} memory ({holder.id}); write it as type {kind}, or archive that entry first",
+                existing_id=holder.id,
+            )
 
-    def _place(self, batch: Batch, incoming: MemoryEntry, existing: Optional[MemoryEntry], actor: AnyActor,
-               reason: str, verbatim: bool = False) -> WriteOutcome:
+    def _place(
+        self,
+        batch: Batch,
+        incoming: MemoryEntry,
+        existing: Optional[MemoryEntry],
+        actor: AnyActor,
+        reason: str,
+        verbatim: bool = False,
+    ) -> WriteOutcome:
         if existing is None:
             batch.insert(incoming)
-            self._note(batch, "write", actor, incoming.id, reason,
-                       {"key": incoming.key, "source": incoming.source.label, "version": incoming.version})
+            self._note(
+                batch,
+                "write",
+                actor,
+                incoming.id,
+                reason,
+                {"key": incoming.key, "source": incoming.source.label, "version": incoming.version},
+            )
             return WriteOutcome("created", incoming, changed=[incoming])
         self._guard_or_reject(existing, incoming)
         same = (existing.content, existing.tags, existing.source, existing.importance)
-        if same == (incoming.content, incoming.tags, incoming.source, incoming.importance) \
-                and (existing.pinned or not incoming.pinned) and existing.tier is not MemoryTier.ARCHIVAL:
+        if (
+            same == (incoming.content, incoming.tags, incoming.source, incoming.importance)
+            and (existing.pinned or not incoming.pinned)
+            and existing.tier is not MemoryTier.ARCHIVAL
+        ):
             return WriteOutcome("unchanged", existing)
         now = incoming.created_at if verbatim else self.clock()
         new = replace(
-            incoming, version=existing.version + 1, superseded_by=None, created_at=now,
+            incoming,
+            version=existing.version + 1,
+            superseded_by=None,
+            created_at=now,
             updated_at=incoming.updated_at if verbatim else now,
-            pinned=incoming.pinned or existing.pinned, tier=MemoryTier.SEMANTIC,
+            pinned=incoming.pinned or existing.pinned,
+            tier=MemoryTier.SEMANTIC,
         )
-        old = replace(existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now,
-                      pinned=False)  # the pin moves with the head (new.pinned), never doubles
+        old = replace(
+            existing, superseded_by=new.id, tier=MemoryTier.ARCHIVAL, updated_at=now, pinned=False
+        )  # the pin moves with the head (new.pinned), never doubles
         batch.insert(new)
         batch.update(old)
         batch.obsolete.append(old.id)  # its pending contradictions close at flush
-        self._note(batch, "write", actor, new.id, reason, {
-            "key": new.key, "source": new.source.label, "version": new.version, "supersedes": old.id,
-        })
+        self._note(
+            batch,
+            "write",
+            actor,
+            new.id,
+            reason,
+            {
+                "key": new.key,
+                "source": new.source.label,
+                "version": new.version,
+                "supersedes": old.id,
+            },
+        )
         self._note(batch, "supersede", actor, old.id, reason, {"superseded_by": new.id})
         return WriteOutcome("replaced", new, replaced=old, changed=[new, old])
 
-    def _note(self, batch: Batch, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "",
-              detail: Optional[dict] = None) -> None:
+    def _note(
+        self, batch: Batch, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None
+    ) -> None:
         """An audit record, written when the batch flushes."""
         batch.audit(action, str(actor), entry_id, reason, detail, self.clock())
 
-    async def _audit(self, conn, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "",
-                     detail: Optional[dict] = None) -> None:
+    async def _audit(
+        self, conn, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None
+    ) -> None:
         await Store.audit(conn, action, str(actor), entry_id, reason, detail, at=self.clock())
 
     @staticmethod
@@ -340,12 +389,20 @@ class WriteGate:
         blocked, with why, for the quarantine view: the start of the text with its
         length and sha256, never a whole oversize refusal."""
         content = excerpt(entry.content)
-        return exc.detail.get("existing_id"), exc.reason, {
-            "key": entry.key[:MAX_KEY_CHARS], "type": entry.type.label, "source": entry.source.label,
-            "content": content.pop("excerpt"), "content_length": content["length"],
-            "content_sha256": content["sha256"], "message": exc.message[:AUDIT_EXCERPT_CHARS],
-            "scan": exc.scan.to_dict() if exc.scan else None,
-        }
+        return (
+            exc.detail.get("existing_id"),
+            exc.reason,
+            {
+                "key": entry.key[:MAX_KEY_CHARS],
+                "type": entry.type.label,
+                "source": entry.source.label,
+                "content": content.pop("excerpt"),
+                "content_length": content["length"],
+                "content_sha256": content["sha256"],
+                "message": exc.message[:AUDIT_EXCERPT_CHARS],
+                "scan": exc.scan.to_dict() if exc.scan else None,
+            },
+        )
 
     async def refuse_unless_person(self, actor: AnyActor, action: str, target: Optional[str] = None) -> Actor:
         """Person-only actions (restore, resolve, merge, undo, purge): anyone else is
@@ -353,9 +410,12 @@ class WriteGate:
         actor = Actor.parse(actor)
         if actor.is_person:
             return actor
-        exc = WriteRejected("person_required", f"{action} needs a person; {actor.name!r} is "
-                            f"{'an' if actor.kind.value[0] in 'aeiou' else 'a'} {actor.kind.value}",
-                            actor=actor.name, actor_kind=actor.kind.value)
+        exc = WriteRejected(
+            "person_required",
+            f"{action} needs a person; {actor.name!r} is {'an' if actor.kind.value[0] in 'aeiou' else 'a'} {actor.kind.value}",
+            actor=actor.name,
+            actor_kind=actor.kind.value,
+        )
         async with self.store.transaction() as conn:
             await self._audit(conn, "reject", actor, target, exc.reason, {"action": action, "message": exc.message})
         raise exc
@@ -380,11 +440,15 @@ class WriteGate:
             raise EntryNotFound(entry_id)
         actor = Actor.parse(actor)
         if entry.source.value > actor.max_source.value:
-            exc = WriteRejected("provenance_guard", f"{actor.name!r} ({actor.kind.value}) may not archive "
-                                f"{entry.key!r}, which is {entry.source.label}", existing_id=entry.id)
+            exc = WriteRejected(
+                "provenance_guard",
+                f"{actor.name!r} ({actor.kind.value}) may not archive {entry.key!r}, which is {entry.source.label}",
+                existing_id=entry.id,
+            )
             async with self.store.transaction() as conn:
-                await self._audit(conn, "reject", actor, entry.id, exc.reason,
-                                  {"action": "archive", "key": entry.key, "message": exc.message})
+                await self._audit(
+                    conn, "reject", actor, entry.id, exc.reason, {"action": "archive", "key": entry.key, "message": exc.message}
+                )
             raise exc
 
     async def set_pinned(self, entry_id: str, pinned: bool, actor: AnyActor) -> WriteOutcome:
@@ -440,8 +504,9 @@ class WriteGate:
         existing = await self.store.current_for_key(conn, entry.type, entry.key)
         if entry.superseded_by is None:
             if existing is not None and existing.id != entry.id and existing.tier is not MemoryTier.ARCHIVAL:
-                raise WriteRejected("key_taken", f"{entry.key!r} has a live entry {existing.id}; "
-                                    "restore that chain's version instead")
+                raise WriteRejected(
+                    "key_taken", f"{entry.key!r} has a live entry {existing.id}; restore that chain's version instead"
+                )
             # It comes back into prompts: it meets today's rules and scanner again.
             validate_shape(entry)
             self._scan_or_reject(entry)
@@ -452,12 +517,24 @@ class WriteGate:
             return WriteOutcome("updated", updated, changed=[updated])
         head = await self.head_of(entry)
         if (head.type, head.key) != (entry.type, entry.key):
-            raise WriteRejected("resolved_away", f"{entry_id} ({entry.key!r}) lost to {head.key!r} ({head.id}) "
-                                "in a contradiction resolution or merge; undo that resolution to bring it back",
-                                head_id=head.id)
-        incoming = replace(entry, id=new_id(), source=ProvenanceLevel.USER_STATED, tier=MemoryTier.SEMANTIC,
-                           superseded_by=None, access_count=0, created_at=now, updated_at=now, last_accessed=now,
-                           pinned=head.pinned)
+            raise WriteRejected(
+                "resolved_away",
+                f"{entry_id} ({entry.key!r}) lost to {head.key!r} ({head.id}) "
+                "in a contradiction resolution or merge; undo that resolution to bring it back",
+                head_id=head.id,
+            )
+        incoming = replace(
+            entry,
+            id=new_id(),
+            source=ProvenanceLevel.USER_STATED,
+            tier=MemoryTier.SEMANTIC,
+            superseded_by=None,
+            access_count=0,
+            created_at=now,
+            updated_at=now,
+            last_accessed=now,
+            pinned=head.pinned,
+        )
         validate_shape(incoming)
         self._scan_or_reject(incoming)
         return await self._place_in(conn, incoming, actor, f"restore of version {entry.version} ({entry.id})")
@@ -491,14 +568,16 @@ class WriteGate:
             if entry.tier is not MemoryTier.ARCHIVAL:
                 raise WriteRejected("not_archived", f"only archived entries can be purged; {entry_id} is {entry.tier.label}")
             await conn.execute("UPDATE entries SET superseded_by=? WHERE superseded_by=?", (entry.superseded_by, entry_id))
-            async with conn.execute("SELECT id FROM entries WHERE superseded_by IS ? AND id != ?",
-                                    (entry.superseded_by, entry_id)) as cur:
+            async with conn.execute(
+                "SELECT id FROM entries WHERE superseded_by IS ? AND id != ?", (entry.superseded_by, entry_id)
+            ) as cur:
                 spliced = [r[0] for r in await cur.fetchall()] if entry.superseded_by else []
             for other in spliced:
                 await Store.log_change(conn, other, "update")
             await Store.delete_entry(conn, entry_id)
-            await self._audit(conn, "purge", actor, entry_id, "", {"key": entry.key, "version": entry.version,
-                                                                   "content": entry.content})
+            await self._audit(
+                conn, "purge", actor, entry_id, "", {"key": entry.key, "version": entry.version, "content": entry.content}
+            )
             return WriteOutcome("purged", entry)
 
     async def purge_expired(self, actor: AnyActor, dry_run: bool = False) -> list[MemoryEntry]:
@@ -529,16 +608,17 @@ class WriteGate:
             for entry_id in ids:
                 await conn.execute(  # capped where imports stop, so an export always imports back
                     "UPDATE entries SET access_count=min(access_count+1, ?), last_accessed=? WHERE id=?",
-                    (MAX_COUNT, now, entry_id))
+                    (MAX_COUNT, now, entry_id),
+                )
 
     async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
         """Archive every live SEMANTIC entry whose effective importance fell under the threshold."""
         threshold = float(self.settings.get("memory.archiveThreshold"))
-        rows = await self.store.fetchall(
-            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL"
-        )
-        changes = [DecayChange(entry, eff, "archive") for entry, eff in
-                   below_threshold(map(row_to_entry, rows), self.clock(), self.settings.half_life_days, threshold)]
+        rows = await self.store.fetchall(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL")
+        changes = [
+            DecayChange(entry, eff, "archive")
+            for entry, eff in below_threshold(map(row_to_entry, rows), self.clock(), self.settings.half_life_days, threshold)
+        ]
         if apply and changes:
             changes = await self.archive_decayed(changes, actor)
         return changes
@@ -557,10 +637,12 @@ class WriteGate:
         rows = await self.store.fetchall(
             f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE message_range_end <= "
             "(SELECT consolidated_through FROM sessions WHERE key=episodes.session_key) AND id NOT IN "
-            "(SELECT episode_id FROM entries WHERE pinned=1 AND episode_id IS NOT NULL)")
+            "(SELECT episode_id FROM entries WHERE pinned=1 AND episode_id IS NOT NULL)"
+        )
         episodes = sorted(map(row_to_episode, rows), key=lambda e: (e.importance, e.created_at, e.id))
-        changes = [DecayChange(self._archived_episode(e), e.importance, "demote_episode")
-                   for e in episodes[: max(0, total - cap)]]
+        changes = [
+            DecayChange(self._archived_episode(e), e.importance, "demote_episode") for e in episodes[: max(0, total - cap)]
+        ]
         if apply and changes:
             async with self.store.transaction() as conn:
                 applied = []
@@ -575,9 +657,19 @@ class WriteGate:
                     if not cur.rowcount:
                         continue  # gone meanwhile
                     await self._place_in(conn, entry, actor, "episode retention")
-                    await self._audit(conn, "demote_episode", actor, entry.id, "memory.maxEpisodes", {
-                        "episode": entry.episode_id, "session": entry.source_session,
-                        "importance": change.effective_importance, "max_episodes": cap})
+                    await self._audit(
+                        conn,
+                        "demote_episode",
+                        actor,
+                        entry.id,
+                        "memory.maxEpisodes",
+                        {
+                            "episode": entry.episode_id,
+                            "session": entry.source_session,
+                            "importance": change.effective_importance,
+                            "max_episodes": cap,
+                        },
+                    )
                     applied.append(change)
                 changes = applied
         return changes
@@ -587,14 +679,23 @@ class WriteGate:
         now = self.clock()
         tags = ["episode", *(t for t in episode.entity_ids if len(t) <= MAX_TAG_CHARS)][:MAX_TAGS]
         return MemoryEntry(
-            key=f"episode/{episode.session_key}#{episode.message_range_start}-{episode.message_range_end}"[
-                :MAX_KEY_CHARS],
-            content=episode.summary, type=MemoryType.ENVIRONMENT, tier=MemoryTier.ARCHIVAL, tags=tags,
-            source_session=episode.session_key, importance=episode.importance, episode_id=episode.id,
-            source=ProvenanceLevel.CONSOLIDATED, created_at=episode.created_at, updated_at=now, last_accessed=now)
+            key=f"episode/{episode.session_key}#{episode.message_range_start}-{episode.message_range_end}"[:MAX_KEY_CHARS],
+            content=episode.summary,
+            type=MemoryType.ENVIRONMENT,
+            tier=MemoryTier.ARCHIVAL,
+            tags=tags,
+            source_session=episode.session_key,
+            importance=episode.importance,
+            episode_id=episode.id,
+            source=ProvenanceLevel.CONSOLIDATED,
+            created_at=episode.created_at,
+            updated_at=now,
+            last_accessed=now,
+        )
 
-    async def archive_decayed(self, changes: list[DecayChange], actor: AnyActor,
-                              summary: Optional[dict] = None) -> list[DecayChange]:
+    async def archive_decayed(
+        self, changes: list[DecayChange], actor: AnyActor, summary: Optional[dict] = None
+    ) -> list[DecayChange]:
         """Archive decay candidates in one transaction (all that still qualify, or none on an
         error); summary, when given, is audited in it as one `decay_run` record."""
         now = self.clock()
@@ -607,16 +708,22 @@ class WriteGate:
                 cur = await conn.execute(
                     "UPDATE entries SET tier='archival', updated_at=? WHERE id=? AND tier='semantic' "
                     "AND superseded_by IS NULL AND pinned=0 AND access_count=? AND last_accessed=?",
-                    (to_iso(now), change.entry.id, change.entry.access_count, to_iso(change.entry.last_accessed)))
+                    (to_iso(now), change.entry.id, change.entry.access_count, to_iso(change.entry.last_accessed)),
+                )
                 if not cur.rowcount:
                     continue
                 applied.append(change)
                 await Store.log_change(conn, change.entry.id, "update")
-                await self._audit(conn, "archive", actor, change.entry.id, "decay",
-                                  {"effective_importance": change.effective_importance, "threshold": threshold})
+                await self._audit(
+                    conn,
+                    "archive",
+                    actor,
+                    change.entry.id,
+                    "decay",
+                    {"effective_importance": change.effective_importance, "threshold": threshold},
+                )
             if summary is not None:
-                await self._audit(conn, "decay_run", actor, None, "cancelled" if summary.get("cancelled") else "",
-                                  summary)
+                await self._audit(conn, "decay_run", actor, None, "cancelled" if summary.get("cancelled") else "", summary)
         return applied
 
     # ---- consolidation and contradiction resolution --------------------------------
@@ -661,31 +768,53 @@ class WriteGate:
             validate_name(entity, "entity", MAX_KEY_CHARS)
         result = scan_texts(episode.summary, *episode.entity_ids, episode.session_key)
         if result.blocked:
-            raise WriteRejected(result.reason or "blocked",
-                                f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
-                                scan=result)
+            raise WriteRejected(
+                result.reason or "blocked",
+                f"the write scanner refused an episode of {episode.session_key!r}: {result.reason}",
+                scan=result,
+            )
         await conn.execute(
             "INSERT INTO episodes(id, session_key, summary, message_range_start, message_range_end, entity_ids, "
             "importance, created_at, produced_by) VALUES (?,?,?,?,?,?,?,?,?)",
-            (episode.id, episode.session_key, episode.summary, episode.message_range_start,
-             episode.message_range_end, json.dumps(episode.entity_ids, ensure_ascii=False),
-             validate_importance(episode.importance), to_iso(episode.created_at), episode.produced_by),
+            (
+                episode.id,
+                episode.session_key,
+                episode.summary,
+                episode.message_range_start,
+                episode.message_range_end,
+                json.dumps(episode.entity_ids, ensure_ascii=False),
+                validate_importance(episode.importance),
+                to_iso(episode.created_at),
+                episode.produced_by,
+            ),
         )
-        await self._audit(conn, "episode", actor, episode.id, "", {
-            "session": episode.session_key, "range": [episode.message_range_start, episode.message_range_end],
-            "produced_by": episode.produced_by,
-        })
+        await self._audit(
+            conn,
+            "episode",
+            actor,
+            episode.id,
+            "",
+            {
+                "session": episode.session_key,
+                "range": [episode.message_range_start, episode.message_range_end],
+                "produced_by": episode.produced_by,
+            },
+        )
 
     async def _load_live(self, conn, entry_id: str) -> MemoryEntry:
         entry = await self._load(conn, entry_id)
         if entry.superseded_by is not None or entry.tier is not MemoryTier.SEMANTIC:
-            raise WriteRejected("not_live", f"{entry_id} ({entry.key!r}) is no longer current: it is "
-                                f"{entry.tier.label}" + (f", superseded by {entry.superseded_by}" if entry.superseded_by else ""),
-                                id=entry_id)
+            raise WriteRejected(
+                "not_live",
+                f"{entry_id} ({entry.key!r}) is no longer current: it is "
+                f"{entry.tier.label}" + (f", superseded by {entry.superseded_by}" if entry.superseded_by else ""),
+                id=entry_id,
+            )
         return entry
 
-    async def supersede_in(self, conn, loser_id: str, winner_id: str, actor: AnyActor, reason: str,
-                           detail: Optional[dict] = None) -> MemoryEntry:
+    async def supersede_in(
+        self, conn, loser_id: str, winner_id: str, actor: AnyActor, reason: str, detail: Optional[dict] = None
+    ) -> MemoryEntry:
         """Resolve a conflict between two live entries: the loser points at the winner
         and moves to ARCHIVAL. Returns the loser as stored now."""
         if loser_id == winner_id:
@@ -698,8 +827,9 @@ class WriteGate:
         await self._audit(conn, "supersede", actor, loser_id, reason, {"superseded_by": winner_id, **(detail or {})})
         return updated
 
-    async def reinstate_in(self, conn, entry_id: str, tier: MemoryTier, superseded_by: Optional[str], actor: AnyActor,
-                           reason: str) -> MemoryEntry:
+    async def reinstate_in(
+        self, conn, entry_id: str, tier: MemoryTier, superseded_by: Optional[str], actor: AnyActor, reason: str
+    ) -> MemoryEntry:
         """Put an entry back to the tier and supersession it had (undo of a resolution),
         refusing when its key has meanwhile been taken by another live entry."""
         entry = await self._load(conn, entry_id)
@@ -707,8 +837,7 @@ class WriteGate:
             await self._refuse_second_head(conn, entry)
         updated = replace(entry, tier=tier, superseded_by=superseded_by, updated_at=self.clock())
         await Store.update_entry(conn, updated)
-        await self._audit(conn, "reinstate", actor, entry_id, reason,
-                          {"tier": tier.label, "superseded_by": superseded_by})
+        await self._audit(conn, "reinstate", actor, entry_id, reason, {"tier": tier.label, "superseded_by": superseded_by})
         return updated
 
     async def _refuse_second_head(self, conn, entry: MemoryEntry) -> None:
@@ -716,12 +845,16 @@ class WriteGate:
         batch = await Batch.load(conn, [entry])
         holder = batch.live(entry)
         if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
-            raise WriteRejected("key_taken", f"{entry.key!r} now has a live entry {holder.id}; "
-                                f"{entry.id} cannot come back beside it", existing_id=holder.id)
+            raise WriteRejected(
+                "key_taken",
+                f"{entry.key!r} now has a live entry {holder.id}; {entry.id} cannot come back beside it",
+                existing_id=holder.id,
+            )
         self._refuse_other_type(batch, entry)
 
-    async def unmerge_in(self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]],
-                         actor: AnyActor, reason: str) -> list[MemoryEntry]:
+    async def unmerge_in(
+        self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]], actor: AnyActor, reason: str
+    ) -> list[MemoryEntry]:
         """Undo a merge: delete the merged entry (its content stays in the audit log) and
         reinstate the entries it superseded. Refused once the merged entry has a newer
         version or something else came to point at it."""
@@ -731,17 +864,24 @@ class WriteGate:
             pointing = {r[0] for r in await cur.fetchall()}
         strangers = pointing - {entry_id for entry_id, _, _ in originals}
         if strangers:
-            raise WriteRejected("merge_in_use", f"{', '.join(sorted(strangers))} now point at the merged entry "
-                                f"{merged_id}; it cannot be removed", id=merged_id)
+            raise WriteRejected(
+                "merge_in_use",
+                f"{', '.join(sorted(strangers))} now point at the merged entry {merged_id}; it cannot be removed",
+                id=merged_id,
+            )
         await Store.delete_entry(conn, merged_id)
-        await self._audit(conn, "discard", actor, merged_id, reason,
-                          {"key": merged.key, "version": merged.version, "content": merged.content})
-        return [await self.reinstate_in(conn, entry_id, tier, superseded_by, actor, reason)
-                for entry_id, tier, superseded_by in originals]
+        await self._audit(
+            conn, "discard", actor, merged_id, reason, {"key": merged.key, "version": merged.version, "content": merged.content}
+        )
+        return [
+            await self.reinstate_in(conn, entry_id, tier, superseded_by, actor, reason)
+            for entry_id, tier, superseded_by in originals
+        ]
 
     # ---- undo: a person takes back a write the app made ----------------------------
-    async def revert(self, before: Iterable[MemoryEntry], created: Iterable[str], actor: AnyActor,
-                     reason: str = "undo") -> list[MemoryEntry]:
+    async def revert(
+        self, before: Iterable[MemoryEntry], created: Iterable[str], actor: AnyActor, reason: str = "undo"
+    ) -> list[MemoryEntry]:
         """Put entries back as they were before a write, in one transaction (a person only).
 
         The versions the write created are removed (their content stays in the audit
@@ -759,11 +899,15 @@ class WriteGate:
                 async with conn.execute("SELECT id FROM entries WHERE superseded_by=?", (new_id,)) as cur:
                     strangers = {r[0] for r in await cur.fetchall()} - ours
                 if strangers:
-                    raise WriteRejected("version_in_use", f"{', '.join(sorted(strangers))} now point at "
-                                        f"{new.key!r} v{new.version}; it cannot be taken back", id=new_id)
+                    raise WriteRejected(
+                        "version_in_use",
+                        f"{', '.join(sorted(strangers))} now point at {new.key!r} v{new.version}; it cannot be taken back",
+                        id=new_id,
+                    )
                 await Store.delete_entry(conn, new_id)
-                await self._audit(conn, "discard", actor, new_id, reason,
-                                  {"key": new.key, "version": new.version, "content": new.content})
+                await self._audit(
+                    conn, "discard", actor, new_id, reason, {"key": new.key, "version": new.version, "content": new.content}
+                )
             missing = [e for e in before if not await self._exists(conn, e.id)]
             for old in missing:  # purged: back verbatim, scanned like any import
                 validate_shape(old)
@@ -780,10 +924,22 @@ class WriteGate:
                     continue
                 if old.superseded_by is None and old.tier is MemoryTier.SEMANTIC:
                     await self._refuse_second_head(conn, current)
-                updated = replace(current, tier=old.tier, superseded_by=old.superseded_by, pinned=old.pinned,
-                                  last_accessed=old.last_accessed, updated_at=now)
+                updated = replace(
+                    current,
+                    tier=old.tier,
+                    superseded_by=old.superseded_by,
+                    pinned=old.pinned,
+                    last_accessed=old.last_accessed,
+                    updated_at=now,
+                )
                 await Store.update_entry(conn, updated)
-                await self._audit(conn, "undo", actor, old.id, reason, {
-                    "tier": old.tier.label, "superseded_by": old.superseded_by, "pinned": old.pinned})
+                await self._audit(
+                    conn,
+                    "undo",
+                    actor,
+                    old.id,
+                    reason,
+                    {"tier": old.tier.label, "superseded_by": old.superseded_by, "pinned": old.pinned},
+                )
                 reverted.append(updated)
         return reverted

@@ -74,9 +74,7 @@ class Batch:
     def live(self, entry: MemoryEntry) -> Optional[MemoryEntry]:
         """The live head of entry's (type, key), as Store.current_for_key finds it."""
         heads = [
-            e
-            for e in self._with_key(entry.key)
-            if e.type is entry.type and e.superseded_by is None and e.tier not in _NOT_HEADS
+            e for e in self._with_key(entry.key) if e.type is entry.type and e.superseded_by is None and e.tier not in _NOT_HEADS
         ]
         return max(heads, key=lambda e: e.version, default=None)
 
@@ -94,18 +92,12 @@ class Batch:
     def working_note(self, entry: MemoryEntry) -> Optional[MemoryEntry]:
         """The newest WORKING note of entry's session for its key."""
         notes = [
-            e
-            for e in self._with_key(entry.key)
-            if e.tier is MemoryTier.WORKING and e.source_session == entry.source_session
+            e for e in self._with_key(entry.key) if e.tier is MemoryTier.WORKING and e.source_session == entry.source_session
         ]
         return max(notes, key=lambda e: e.created_at, default=None)
 
     def pointing_at(self, entry_id: str) -> list[MemoryEntry]:
-        return [
-            e
-            for e in map(self.rows.get, self.pointing.get(entry_id, ()))
-            if e is not None and e.superseded_by == entry_id
-        ]
+        return [e for e in map(self.rows.get, self.pointing.get(entry_id, ())) if e is not None and e.superseded_by == entry_id]
 
     # ---- changes -------------------------------------------------------------------
     def insert(self, entry: MemoryEntry) -> None:
@@ -123,9 +115,7 @@ class Batch:
         self.dropped.add(entry_id)
         self.journal.append((entry_id, "delete"))
 
-    def audit(
-        self, action: str, actor: str, entry_id: Optional[str], reason: str, detail: Optional[dict], at: datetime
-    ) -> None:
+    def audit(self, action: str, actor: str, entry_id: Optional[str], reason: str, detail: Optional[dict], at: datetime) -> None:
         self.audits.append(Store.audit_row(action, actor, entry_id, reason, detail, at))
 
     def _set(self, entry_id: str, entry: Optional[MemoryEntry]) -> None:
@@ -178,9 +168,7 @@ class Batch:
             await Store.close_contradictions_about(conn, list(dict.fromkeys(self.obsolete)), now, "obsolete")
 
 
-async def load_fixture(
-    store: Store, entries: Iterable[MemoryEntry], actor: str, reason: str, chunk: int = 10_000
-) -> int:
+async def load_fixture(store: Store, entries: Iterable[MemoryEntry], actor: str, reason: str, chunk: int = 10_000) -> int:
     """Bulk-load a throw-away measurement store (an evaluation dataset, a benchmark
     corpus): rows land exactly as given, in one transaction, journaled, with one audit
     record naming the load and its size. No scanner, field rules or versioning: they

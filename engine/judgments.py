@@ -40,10 +40,8 @@ def normalize_query(query: Any) -> str:
 
 
 def validate_grade(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) \
-            or not 0 <= value <= MAX_GRADE:
-        raise InvalidValue(f"grade must be a whole number in [0, {MAX_GRADE}] (0 not relevant, 1 relevant), "
-                           f"got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not 0 <= value <= MAX_GRADE:
+        raise InvalidValue(f"grade must be a whole number in [0, {MAX_GRADE}] (0 not relevant, 1 relevant), got {value!r}")
     return int(value)
 
 
@@ -58,14 +56,26 @@ class Judgment:
     purged: bool = False  # the entry is gone; the judgment stays, and metrics skip it
 
     def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "entry_id": self.entry_id, "grade": self.grade, "judged_by": self.judged_by,
-                "judged_at": to_iso(self.judged_at), "key": self.key,
-                "status": "entry purged" if self.purged else "ok"}
+        return {
+            "query": self.query,
+            "entry_id": self.entry_id,
+            "grade": self.grade,
+            "judged_by": self.judged_by,
+            "judged_at": to_iso(self.judged_at),
+            "key": self.key,
+            "status": "entry purged" if self.purged else "ok",
+        }
 
     def to_record(self) -> dict[str, Any]:
         """The export line (engine/importers/jsonl.py reads it back)."""
-        return {"record": "judgment", "query": self.query, "entry_id": self.entry_id, "grade": self.grade,
-                "judged_by": self.judged_by, "judged_at": to_iso(self.judged_at)}
+        return {
+            "record": "judgment",
+            "query": self.query,
+            "entry_id": self.entry_id,
+            "grade": self.grade,
+            "judged_by": self.judged_by,
+            "judged_at": to_iso(self.judged_at),
+        }
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> "Judgment":
@@ -77,11 +87,13 @@ class Judgment:
             judged_at = None
         if judged_at is None:
             raise InvalidValue(f"field 'judged_at' must be an ISO date and time, got {when!r}")
-        return cls(query=normalize_query(data.get("query")),
-                   entry_id=str(validate_id(data.get("entry_id"), "field 'entry_id'")),
-                   grade=validate_grade(data.get("grade")),
-                   judged_by=validate_name(data.get("judged_by"), "field 'judged_by'", 256),
-                   judged_at=judged_at)
+        return cls(
+            query=normalize_query(data.get("query")),
+            entry_id=str(validate_id(data.get("entry_id"), "field 'entry_id'")),
+            grade=validate_grade(data.get("grade")),
+            judged_by=validate_name(data.get("judged_by"), "field 'judged_by'", 256),
+            judged_at=judged_at,
+        )
 
 
 @dataclass
@@ -95,11 +107,13 @@ class JudgmentImport:
     unknown_query_ids: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused,
-                "unknown_corpus_ids": {"count": len(self.unknown_corpus_ids),
-                                       "first": self.unknown_corpus_ids[:SHOW_UNKNOWN]},
-                "unknown_query_ids": {"count": len(self.unknown_query_ids),
-                                      "first": self.unknown_query_ids[:SHOW_UNKNOWN]}}
+        return {
+            "landed": self.landed,
+            "unchanged": self.unchanged,
+            "refused": self.refused,
+            "unknown_corpus_ids": {"count": len(self.unknown_corpus_ids), "first": self.unknown_corpus_ids[:SHOW_UNKNOWN]},
+            "unknown_query_ids": {"count": len(self.unknown_query_ids), "first": self.unknown_query_ids[:SHOW_UNKNOWN]},
+        }
 
     def messages(self) -> list[str]:
         """One line per kind of id that could not be placed: the count and the first few."""
@@ -107,8 +121,9 @@ class JudgmentImport:
         for what, ids in (("corpus id", self.unknown_corpus_ids), ("query id", self.unknown_query_ids)):
             if ids:
                 more = f" and {len(ids) - SHOW_UNKNOWN} more" if len(ids) > SHOW_UNKNOWN else ""
-                out.append(f"{len(ids)} unknown {what}{'s' if len(ids) != 1 else ''} skipped: "
-                           f"{', '.join(ids[:SHOW_UNKNOWN])}{more}")
+                out.append(
+                    f"{len(ids)} unknown {what}{'s' if len(ids) != 1 else ''} skipped: {', '.join(ids[:SHOW_UNKNOWN])}{more}"
+                )
         return out
 
 
@@ -146,8 +161,9 @@ async def unjudge(store: Store, query: str, entry_id: str, actor: "Actor", at: d
 
 async def _upsert(conn, judgment: Judgment, actor: str, reason: str) -> str:
     """Insert or change one judgment; "landed", or "unchanged" when it was stored as it is."""
-    async with conn.execute("SELECT grade FROM judgments WHERE query=? AND entry_id=?",
-                            (judgment.query, judgment.entry_id)) as cur:
+    async with conn.execute(
+        "SELECT grade FROM judgments WHERE query=? AND entry_id=?", (judgment.query, judgment.entry_id)
+    ) as cur:
         row = await cur.fetchone()
     if row is not None and row[0] == judgment.grade:
         return "unchanged"
@@ -155,15 +171,23 @@ async def _upsert(conn, judgment: Judgment, actor: str, reason: str) -> str:
         "INSERT INTO judgments(query, entry_id, grade, judged_by, judged_at) VALUES (?,?,?,?,?) "
         "ON CONFLICT(query, entry_id) DO UPDATE SET grade=excluded.grade, judged_by=excluded.judged_by, "
         "judged_at=excluded.judged_at",
-        (judgment.query, judgment.entry_id, judgment.grade, judgment.judged_by, to_iso(judgment.judged_at)))
-    await Store.audit(conn, "judge", actor, judgment.entry_id, reason,
-                      {"query": judgment.query, "grade": judgment.grade, "was": None if row is None else row[0]},
-                      judgment.judged_at)
+        (judgment.query, judgment.entry_id, judgment.grade, judgment.judged_by, to_iso(judgment.judged_at)),
+    )
+    await Store.audit(
+        conn,
+        "judge",
+        actor,
+        judgment.entry_id,
+        reason,
+        {"query": judgment.query, "grade": judgment.grade, "was": None if row is None else row[0]},
+        judgment.judged_at,
+    )
     return "landed"
 
 
-async def store_judgments(store: Store, judgments: Iterable[Judgment], actor: str, reason: str,
-                          report: JudgmentImport) -> JudgmentImport:
+async def store_judgments(
+    store: Store, judgments: Iterable[Judgment], actor: str, reason: str, report: JudgmentImport
+) -> JudgmentImport:
     """Land many judgments in one transaction (an import), each audited."""
     items = list(judgments)
     if not items:
@@ -180,15 +204,16 @@ async def store_judgments(store: Store, judgments: Iterable[Judgment], actor: st
 
 async def list_judgments(store: Store, query: Optional[str] = None) -> list[Judgment]:
     """Every judgment (or one query's), with the entry's key, or marked purged."""
-    sql = ("SELECT j.query, j.entry_id, j.grade, j.judged_by, j.judged_at, e.key FROM judgments j "
-           "LEFT JOIN entries e ON e.id = j.entry_id")
+    sql = (
+        "SELECT j.query, j.entry_id, j.grade, j.judged_by, j.judged_at, e.key FROM judgments j "
+        "LEFT JOIN entries e ON e.id = j.entry_id"
+    )
     params: list[Any] = []
     if query is not None:
         sql += " WHERE j.query=?"
         params.append(normalize_query(query))
     rows = await store.fetchall(sql + " ORDER BY j.query, j.entry_id", params)
-    return [Judgment(r[0], r[1], r[2], r[3], from_iso(r[4]) or datetime.min, r[5] or "", r[5] is None)
-            for r in rows]
+    return [Judgment(r[0], r[1], r[2], r[3], from_iso(r[4]) or datetime.min, r[5] or "", r[5] is None) for r in rows]
 
 
 # ---- placing outside ids on entries ------------------------------------------------------
@@ -199,13 +224,15 @@ async def entries_by_corpus_id(store: Store, corpus_ids: Iterable[str]) -> dict[
     wanted = sorted(set(corpus_ids))
     found: dict[str, set[str]] = {}
     for start in range(0, len(wanted), 400):
-        chunk = wanted[start:start + 400]
+        chunk = wanted[start : start + 400]
         marks = ",".join("?" * len(chunk))
         rows = await store.fetchall(
             f"SELECT id, id FROM entries WHERE id IN ({marks}) AND superseded_by IS NULL "
             f"UNION SELECT key, id FROM entries WHERE key IN ({marks}) AND superseded_by IS NULL "
             f"UNION SELECT t.value, e.id FROM entries e, json_each(e.tags) t "
-            f"WHERE t.value IN ({marks}) AND e.superseded_by IS NULL", chunk * 3)
+            f"WHERE t.value IN ({marks}) AND e.superseded_by IS NULL",
+            chunk * 3,
+        )
         for corpus_id, entry_id in rows:
             found.setdefault(corpus_id, set()).add(entry_id)
     return {c: sorted(ids) for c, ids in found.items()}
@@ -264,15 +291,15 @@ def read_longmemeval(path: Path) -> list[tuple[str, str, list[str]]]:
         raise InvalidValue(f"{path} is not a LongMemEval file (expected a JSON list of questions)")
     out = []
     for i, q in enumerate(data):
-        if not (isinstance(q, dict) and isinstance(q.get("question"), str)
-                and isinstance(q.get("answer_session_ids"), list)):
+        if not (isinstance(q, dict) and isinstance(q.get("question"), str) and isinstance(q.get("answer_session_ids"), list)):
             raise InvalidValue(f"{path}: question {i}: expected question and answer_session_ids")
         out.append((str(q.get("question_id", i)), q["question"], [str(s) for s in q["answer_session_ids"]]))
     return out
 
 
-async def place_judgments(store: Store, rows: list[tuple[str, str, str, int]], actor: str, at: datetime,
-                          report: JudgmentImport) -> list[Judgment]:
+async def place_judgments(
+    store: Store, rows: list[tuple[str, str, str, int]], actor: str, at: datetime, report: JudgmentImport
+) -> list[Judgment]:
     """(query id, query text, corpus id, grade) -> judgments on the entries carrying each
     corpus id; ids no entry carries are listed in the report, the rest carry on."""
     placed = await entries_by_corpus_id(store, (r[2] for r in rows))

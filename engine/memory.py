@@ -64,8 +64,7 @@ IMPORT_BATCH = 2000
 DECAY_PAGE = 2000  # entries a decay preview reads between progress reports
 DECAY_BATCH = 500  # entries a decay apply archives per transaction
 
-SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier",
-            "type", "source", "version")
+SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier", "type", "source", "version")
 
 
 @dataclass
@@ -121,11 +120,15 @@ def _sql_names(names: Iterable[str]) -> str:
     return ",".join("'" + n.replace("'", "''") + "'" for n in sorted(names))
 
 
-ORIGIN_CASE = (f"CASE WHEN {{a}}.actor IN ({_sql_names(_PERSON_NAMES)}) OR {{a}}.actor LIKE 'person:%' THEN 'person' "
-               f"WHEN {{a}}.actor IN ({_sql_names(_CONSOLIDATION_NAMES)}) OR {{a}}.actor LIKE 'consolidation:%' "
-               "THEN 'consolidation' ELSE {a}.actor END")
-FIRST_ORIGIN_SQL = (f"(SELECT {ORIGIN_CASE.format(a='o')} FROM audit o WHERE o.entry_id=entries.id "
-                    "AND o.action != 'reject' ORDER BY o.id LIMIT 1)")
+ORIGIN_CASE = (
+    f"CASE WHEN {{a}}.actor IN ({_sql_names(_PERSON_NAMES)}) OR {{a}}.actor LIKE 'person:%' THEN 'person' "
+    f"WHEN {{a}}.actor IN ({_sql_names(_CONSOLIDATION_NAMES)}) OR {{a}}.actor LIKE 'consolidation:%' "
+    "THEN 'consolidation' ELSE {a}.actor END"
+)
+FIRST_ORIGIN_SQL = (
+    f"(SELECT {ORIGIN_CASE.format(a='o')} FROM audit o WHERE o.entry_id=entries.id "
+    "AND o.action != 'reject' ORDER BY o.id LIMIT 1)"
+)
 
 
 def origin_label(actor: str) -> str:
@@ -181,8 +184,12 @@ class ImportReport:
     judgments: Optional[dict[str, Any]] = None  # the export's judgment lines: landed, unchanged, refused
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"landed": self.landed, "unchanged": self.unchanged, "refused": self.refused,
-               "provenance": "declared (trusted)" if self.trusted_provenance else "capped at legacy"}
+        out = {
+            "landed": self.landed,
+            "unchanged": self.unchanged,
+            "refused": self.refused,
+            "provenance": "declared (trusted)" if self.trusted_provenance else "capped at legacy",
+        }
         if self.judgments is not None:
             out["judgments"] = self.judgments
         return out
@@ -191,16 +198,21 @@ class ImportReport:
     def all_refused(self) -> bool:
         """Something was offered and none of it is in the store."""
         judged = self.judgments or {}
-        return bool(self.refused) and not (self.landed or self.unchanged or judged.get("landed")
-                                           or judged.get("unchanged"))
+        return bool(self.refused) and not (self.landed or self.unchanged or judged.get("landed") or judged.get("unchanged"))
 
     def refuse(self, where: dict, entry: Optional[MemoryEntry], reason: str, message: str) -> None:
         self.refused.append({**where, **({"key": entry.key} if entry else {}), "reason": reason, "message": message})
 
     def record_chain(self, members: list[tuple[dict, MemoryEntry]], outcomes: list) -> None:
         """Count one chain's gate results; a member held back names the line that sank it."""
-        culprit = next((where for (where, _), o in zip(members, outcomes)
-                        if isinstance(o, Exception) and getattr(o, "reason", "") != "chain_refused"), None)
+        culprit = next(
+            (
+                where
+                for (where, _), o in zip(members, outcomes)
+                if isinstance(o, Exception) and getattr(o, "reason", "") != "chain_refused"
+            ),
+            None,
+        )
         for (where, entry), outcome in zip(members, outcomes):
             if isinstance(outcome, WriteRejected):
                 info = outcome.to_dict()
@@ -223,8 +235,6 @@ def import_place(where: dict) -> str:
     return " ".join(str(where[k]) if k == "file" else f"entry {where[k]}" for k in ("file", "index") if k in where)
 
 
-
-
 class MemoryEngine:
     """One open store with its settings, gate and (lazily) recall.
 
@@ -233,9 +243,15 @@ class MemoryEngine:
     most model_inferred and may not pin, restore, resolve, merge, undo, purge or
     trust an import's provenance."""
 
-    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow,
-                 embedder_factory: Optional[Callable] = None, reranker_factory: Optional[Callable] = None,
-                 actor: AnyActor = None):
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        clock: Callable[[], datetime] = utcnow,
+        embedder_factory: Optional[Callable] = None,
+        reranker_factory: Optional[Callable] = None,
+        actor: AnyActor = None,
+    ):
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -245,9 +261,16 @@ class MemoryEngine:
         self._model_factories = {"embedder_factory": embedder_factory, "reranker_factory": reranker_factory}
 
     @classmethod
-    async def open(cls, path: str | os.PathLike, settings: Optional[Settings] = None, read_only: bool = False,
-                   clock: Callable[[], datetime] = utcnow, embedder_factory: Optional[Callable] = None,
-                   reranker_factory: Optional[Callable] = None, actor: AnyActor = None) -> "MemoryEngine":
+    async def open(
+        cls,
+        path: str | os.PathLike,
+        settings: Optional[Settings] = None,
+        read_only: bool = False,
+        clock: Callable[[], datetime] = utcnow,
+        embedder_factory: Optional[Callable] = None,
+        reranker_factory: Optional[Callable] = None,
+        actor: AnyActor = None,
+    ) -> "MemoryEngine":
         """Open a store. The factories replace how models load (tests use small local ones);
         actor is who writes when a call names no one (an agent unless said otherwise)."""
         store = await Store.open(path, read_only=read_only)
@@ -293,16 +316,23 @@ class MemoryEngine:
         if await self.store.get_entry(id_or_prefix) is not None:
             return id_or_prefix
         if len(id_or_prefix) >= 4:
-            rows = await self.store.fetchall("SELECT id FROM entries WHERE id >= ? AND id < ? LIMIT 2",
-                                             (id_or_prefix, id_or_prefix + "\uffff"))
+            rows = await self.store.fetchall(
+                "SELECT id FROM entries WHERE id >= ? AND id < ? LIMIT 2", (id_or_prefix, id_or_prefix + "\uffff")
+            )
             if len(rows) == 1:
                 return rows[0][0]
             if len(rows) > 1:
                 raise InvalidValue(f"id prefix {id_or_prefix!r} matches more than one entry; give more characters")
         raise EntryNotFound(id_or_prefix)
 
-    async def list_entries(self, flt: Optional[EntryFilter] = None, order_by: str = "updated_at",
-                           descending: bool = True, limit: Optional[int] = None, offset: int = 0) -> list[MemoryEntry]:
+    async def list_entries(
+        self,
+        flt: Optional[EntryFilter] = None,
+        order_by: str = "updated_at",
+        descending: bool = True,
+        limit: Optional[int] = None,
+        offset: int = 0,
+    ) -> list[MemoryEntry]:
         if order_by not in SORTABLE:
             raise InvalidValue(f"cannot sort by {order_by!r}; choose one of {', '.join(SORTABLE)}")
         where, params = (flt or EntryFilter()).where()
@@ -323,8 +353,7 @@ class MemoryEngine:
             tiers[tier] = n
         tiers["episodic"] += (await self.store.fetchone("SELECT count(*) FROM episodes"))[0]
         types = {t.label: 0 for t in MemoryType}
-        for type_, n in await self.store.fetchall(
-                "SELECT type, count(*) FROM entries WHERE tier != 'working' GROUP BY type"):
+        for type_, n in await self.store.fetchall("SELECT type, count(*) FROM entries WHERE tier != 'working' GROUP BY type"):
             types[type_] = n
         by_tier_type = {t.label: {m.label: 0 for m in MemoryType} for t in MemoryTier}
         for tier, type_, n in await self.store.fetchall("SELECT tier, type, count(*) FROM entries GROUP BY tier, type"):
@@ -348,8 +377,7 @@ class MemoryEngine:
             "path": str(self.path),
         }
 
-    async def audit(self, entry_id: Optional[str] = None, action: Optional[str] = None,
-                    limit: int = 500) -> list[AuditRecord]:
+    async def audit(self, entry_id: Optional[str] = None, action: Optional[str] = None, limit: int = 500) -> list[AuditRecord]:
         return await self.store.audit_records(entry_id, action, limit)
 
     async def quarantine(self, limit: int = 500) -> list[AuditRecord]:
@@ -372,20 +400,39 @@ class MemoryEngine:
         }
 
     # ---- writes --------------------------------------------------------------------
-    async def add(self, key: str, content: str, type: MemoryType | str = MemoryType.ENVIRONMENT,
-                  source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED, tags: Iterable[str] = (),
-                  importance: float = 0.5, pinned: bool = False, source_session: str = "",
-                  episode_id: Optional[str] = None, actor: AnyActor = None, reason: str = "") -> WriteOutcome:
+    async def add(
+        self,
+        key: str,
+        content: str,
+        type: MemoryType | str = MemoryType.ENVIRONMENT,
+        source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED,
+        tags: Iterable[str] = (),
+        importance: float = 0.5,
+        pinned: bool = False,
+        source_session: str = "",
+        episode_id: Optional[str] = None,
+        actor: AnyActor = None,
+        reason: str = "",
+    ) -> WriteOutcome:
         """A write through the gate. The source is capped at what the actor may state
         (an agent's writes land as model_inferred at most, and unpinned)."""
         now = self.clock()
         if not isinstance(pinned, bool):
             raise InvalidValue(f"pinned must be true or false, got {pinned!r}")
         entry = MemoryEntry(
-            key=key, content=content, type=MemoryType.parse(type), tier=MemoryTier.SEMANTIC,
-            tags=validate_tags(tags), source_session=source_session, created_at=now,
-            updated_at=now, importance=validate_importance(importance), last_accessed=now,
-            source=ProvenanceLevel.parse(source), pinned=pinned, episode_id=episode_id,
+            key=key,
+            content=content,
+            type=MemoryType.parse(type),
+            tier=MemoryTier.SEMANTIC,
+            tags=validate_tags(tags),
+            source_session=source_session,
+            created_at=now,
+            updated_at=now,
+            importance=validate_importance(importance),
+            last_accessed=now,
+            source=ProvenanceLevel.parse(source),
+            pinned=pinned,
+            episode_id=episode_id,
         )
         return await self.gate.write(entry, self.who(actor), reason)
 
@@ -402,12 +449,24 @@ class MemoryEngine:
         """The live entry's next version as the gate takes it (same key, type, history and
         provenance, made now), with the changes an edit or a tag makes."""
         now = self.clock()
-        return replace(MemoryEntry(
-            key=current.key, content=current.content, type=current.type, tier=MemoryTier.SEMANTIC,
-            tags=list(current.tags), source_session=current.source_session, created_at=now, updated_at=now,
-            importance=current.importance, last_accessed=now, source=current.source, pinned=current.pinned,
-            episode_id=current.episode_id,
-        ), **changes)
+        return replace(
+            MemoryEntry(
+                key=current.key,
+                content=current.content,
+                type=current.type,
+                tier=MemoryTier.SEMANTIC,
+                tags=list(current.tags),
+                source_session=current.source_session,
+                created_at=now,
+                updated_at=now,
+                importance=current.importance,
+                last_accessed=now,
+                source=current.source,
+                pinned=current.pinned,
+                episode_id=current.episode_id,
+            ),
+            **changes,
+        )
 
     async def pin(self, entry_id: str, actor: AnyActor = None) -> WriteOutcome:
         return await self.gate.set_pinned(entry_id, True, self.who(actor))
@@ -437,8 +496,9 @@ class MemoryEngine:
         return await self.gate.retain_episodes(apply=not dry_run, actor=self.who(actor))
 
     # ---- long work with progress and cancel: decay preview and apply (issue 9) -------------
-    async def decay_preview(self, progress: Optional[ProgressFn] = None, cancelled: Optional[CancelFn] = None,
-                            page: int = DECAY_PAGE) -> "JobRun":
+    async def decay_preview(
+        self, progress: Optional[ProgressFn] = None, cancelled: Optional[CancelFn] = None, page: int = DECAY_PAGE
+    ) -> "JobRun":
         """What a decay pass would archive, read a page at a time so the caller can show
         counts and stop between pages (a cancelled preview returns what it had found)."""
         threshold = float(self.settings.get("memory.archiveThreshold"))
@@ -450,7 +510,8 @@ class MemoryEngine:
         last = ""
         while not stop_requested(cancelled):
             rows = await self.store.fetchall(
-                f"SELECT {ENTRY_COLUMNS} FROM entries WHERE {live} AND id > ? ORDER BY id LIMIT ?", (last, page))
+                f"SELECT {ENTRY_COLUMNS} FROM entries WHERE {live} AND id > ? ORDER BY id LIMIT ?", (last, page)
+            )
             if not rows:
                 return run
             last = rows[-1][0]
@@ -462,9 +523,14 @@ class MemoryEngine:
         run.cancelled = True
         return run
 
-    async def decay_apply(self, changes: list[DecayChange], progress: Optional[ProgressFn] = None,
-                          cancelled: Optional[CancelFn] = None, batch: int = DECAY_BATCH,
-                          actor: AnyActor = None) -> "JobRun":
+    async def decay_apply(
+        self,
+        changes: list[DecayChange],
+        progress: Optional[ProgressFn] = None,
+        cancelled: Optional[CancelFn] = None,
+        batch: int = DECAY_BATCH,
+        actor: AnyActor = None,
+    ) -> "JobRun":
         """Archive previewed changes in batches of `batch`, one transaction each: a batch
         lands whole or not at all. A cancel stops between batches; the batches done stay
         archived (each entry audited), the rest are untouched, and one `decay_run` audit
@@ -476,31 +542,47 @@ class MemoryEngine:
             if stop_requested(cancelled):
                 run.cancelled = True
                 break
-            chunk = changes[start:start + batch]
+            chunk = changes[start : start + batch]
             run.items += await self.gate.archive_decayed(chunk, who)
             run.done += len(chunk)
             report(progress, run.done, run.total)
-        await self.gate.archive_decayed([], who, summary={
-            "candidates": run.total, "checked": run.done, "archived": len(run.items), "cancelled": run.cancelled})
+        await self.gate.archive_decayed(
+            [],
+            who,
+            summary={"candidates": run.total, "checked": run.done, "archived": len(run.items), "cancelled": run.cancelled},
+        )
         return run
 
     async def record_access(self, entry_ids: Iterable[str]) -> None:
         await self.gate.record_access(entry_ids)
 
     # ---- WORKING tier and core snapshot -------------------------------------------
-    async def remember_working(self, session_key: str, key: str, content: str, importance: float = 0.5,
-                               type: MemoryType | str = MemoryType.ENVIRONMENT,
-                               source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED,
-                               actor: AnyActor = "agent") -> WriteOutcome:
+    async def remember_working(
+        self,
+        session_key: str,
+        key: str,
+        content: str,
+        importance: float = 0.5,
+        type: MemoryType | str = MemoryType.ENVIRONMENT,
+        source: ProvenanceLevel | str = ProvenanceLevel.MODEL_INFERRED,
+        actor: AnyActor = "agent",
+    ) -> WriteOutcome:
         """Push into the session's ring buffer (gated, mirrored to the store so the app sees it).
         Working notes are the agent's own unless a caller says otherwise."""
         validate_session_key(session_key)
         buffer = await self._working_buffer(session_key)
         now = self.clock()
         entry = MemoryEntry(
-            key=key, content=content, type=MemoryType.parse(type), tier=MemoryTier.WORKING,
-            source_session=session_key, created_at=now, updated_at=now, last_accessed=now,
-            importance=validate_importance(importance), source=ProvenanceLevel.parse(source),
+            key=key,
+            content=content,
+            type=MemoryType.parse(type),
+            tier=MemoryTier.WORKING,
+            source_session=session_key,
+            created_at=now,
+            updated_at=now,
+            last_accessed=now,
+            importance=validate_importance(importance),
+            source=ProvenanceLevel.parse(source),
         )
         actor = self.who(actor)
         outcome = await self.gate.write(entry, actor, "working")
@@ -515,8 +597,9 @@ class MemoryEngine:
         buffer = self._working.get(session_key)
         if buffer is None:
             buffer = WorkingMemory(int(self.settings.get("memory.workingMaxEntries")))
-            rows = await self.list_entries(EntryFilter(tier=MemoryTier.WORKING, session=session_key),
-                                           order_by="created_at", descending=False)
+            rows = await self.list_entries(
+                EntryFilter(tier=MemoryTier.WORKING, session=session_key), order_by="created_at", descending=False
+            )
             for entry in rows:
                 evicted = buffer.push(entry)
                 if evicted is not None and not self.read_only:
@@ -525,8 +608,9 @@ class MemoryEngine:
         return buffer
 
     async def working_entries(self, session_key: Optional[str] = None) -> list[MemoryEntry]:
-        return await self.list_entries(EntryFilter(tier=MemoryTier.WORKING, session=session_key),
-                                       order_by="created_at", descending=False)
+        return await self.list_entries(
+            EntryFilter(tier=MemoryTier.WORKING, session=session_key), order_by="created_at", descending=False
+        )
 
     async def render_working(self, session_key: Optional[str] = None, char_budget: Optional[int] = None) -> Rendered:
         budget = int(char_budget or self.settings.get("memory.workingCharBudget"))
@@ -553,13 +637,21 @@ class MemoryEngine:
             service = self._recall = RecallService(self.store, self.settings, **factories)
         return service
 
-    async def recall(self, query: str, limit: int = 10, dry: bool = False, overrides: Optional[dict] = None,
-                     include_superseded: bool = False, actor: AnyActor = None) -> "RecallResult":
+    async def recall(
+        self,
+        query: str,
+        limit: int = 10,
+        dry: bool = False,
+        overrides: Optional[dict] = None,
+        include_superseded: bool = False,
+        actor: AnyActor = None,
+    ) -> "RecallResult":
         """Hybrid recall with every stage's score. Unless dry, each hit is a rehearsal:
         access_count and last_accessed move, and the recall log records who asked what
         (the app's playground recalls dry)."""
-        result = await self.recall_service.recall(query, limit=limit, dry=dry, overrides=overrides,
-                                      include_superseded=include_superseded, now=self.clock())
+        result = await self.recall_service.recall(
+            query, limit=limit, dry=dry, overrides=overrides, include_superseded=include_superseded, now=self.clock()
+        )
         if not dry and not self.read_only:
             await self.record_access(result.hit_ids)
         if not dry:
@@ -575,11 +667,16 @@ class MemoryEngine:
         service.backfill.paused = False
         return await service.warm()
 
-    async def search_episodes(self, query: str, entity: Optional[str] = None, since: Optional[datetime] = None,
-                              until: Optional[datetime] = None, limit: int = 10) -> "EpisodeSearchResult":
+    async def search_episodes(
+        self,
+        query: str,
+        entity: Optional[str] = None,
+        since: Optional[datetime] = None,
+        until: Optional[datetime] = None,
+        limit: int = 10,
+    ) -> "EpisodeSearchResult":
         """Episodes ranked by embedding similarity to query, filtered by entity and time."""
-        return await self.recall_service.search_episodes(query, entity=entity, since=since, until=until,
-                                                         limit=limit)
+        return await self.recall_service.search_episodes(query, entity=entity, since=since, until=until, limit=limit)
 
     def recall_status(self) -> "ModelStatus":
         return self.recall_service.model_status()
@@ -620,14 +717,14 @@ class MemoryEngine:
         names = {self.path.name, self.path.name + "-wal"}
         last_version = await self.store.data_version()
         last_seq = await self.last_change_seq()
-        async for _events in awatch(self.path.parent, stop_event=stop_event, debounce=100, step=50,
-                                    watch_filter=lambda _c, p: Path(p).name in names):
+        async for _events in awatch(
+            self.path.parent, stop_event=stop_event, debounce=100, step=50, watch_filter=lambda _c, p: Path(p).name in names
+        ):
             version = await self.store.data_version()
             if version == last_version:
                 continue
             last_version = version
-            rows = await self.store.fetchall(
-                "SELECT seq, entry_id, op FROM change_log WHERE seq > ? ORDER BY seq", (last_seq,))
+            rows = await self.store.fetchall("SELECT seq, entry_id, op FROM change_log WHERE seq > ? ORDER BY seq", (last_seq,))
             if rows:
                 last_seq = rows[-1][0]
             yield StoreChange(entry_ids=sorted({r[1] for r in rows}), ops=sorted({r[2] for r in rows}))
@@ -654,14 +751,18 @@ class MemoryEngine:
         await asyncio.to_thread(atomic_write, target, "".join(lines).encode("utf-8"), False)
         return len(entries)
 
-    async def import_jsonl(self, path: str | os.PathLike, actor: str = "import", trust_provenance: bool = False,
-                           progress: Optional[Callable[[int, int], None]] = None) -> ImportReport:
+    async def import_jsonl(
+        self,
+        path: str | os.PathLike,
+        actor: str = "import",
+        trust_provenance: bool = False,
+        progress: Optional[Callable[[int, int], None]] = None,
+    ) -> ImportReport:
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
         from .importers.jsonl import read_jsonl_entries
 
         items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
-        report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance,
-                                           progress=progress)
+        report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance, progress=progress)
         await self._import_export_judgments(Path(path), actor, report)
         return report
 
@@ -678,14 +779,19 @@ class MemoryEngine:
         for line, _judgment, error in found:
             if error is not None:
                 result.refused.append({"line": line, "reason": "invalid", "message": f"judgment: {error}"})
-        await store_judgments(self.store, [j for _, j, _ in found if j is not None], actor,
-                              f"import: {path.name}", result)
+        await store_judgments(self.store, [j for _, j, _ in found if j is not None], actor, f"import: {path.name}", result)
         report.judgments = {"landed": result.landed, "unchanged": result.unchanged, "refused": len(result.refused)}
         report.refused.extend(result.refused)
 
-    async def import_entries(self, entries: Iterable[tuple[dict, MemoryEntry | str]], actor: str,
-                             verbatim: bool, batch: Optional[int] = None, trust_provenance: bool = False,
-                             progress: Optional[Callable[[int, int], None]] = None) -> ImportReport:
+    async def import_entries(
+        self,
+        entries: Iterable[tuple[dict, MemoryEntry | str]],
+        actor: str,
+        verbatim: bool,
+        batch: Optional[int] = None,
+        trust_provenance: bool = False,
+        progress: Optional[Callable[[int, int], None]] = None,
+    ) -> ImportReport:
         """Land converted entries: (where, entry-or-error) pairs, gated in batches.
 
         A file's declared provenance cannot be verified, so entries land as LEGACY (the
@@ -708,8 +814,13 @@ class MemoryEngine:
             if isinstance(entry, str):
                 report.refuse(where, None, "invalid", entry)
             elif entry.tier not in (MemoryTier.SEMANTIC, MemoryTier.ARCHIVAL):
-                report.refuse(where, entry, "invalid", f"tier {entry.tier.label} is not imported: only semantic "
-                              "and archival entries are (a working note belongs to a live session)")
+                report.refuse(
+                    where,
+                    entry,
+                    "invalid",
+                    f"tier {entry.tier.label} is not imported: only semantic "
+                    "and archival entries are (a working note belongs to a live session)",
+                )
             else:
                 items.append((where, entry))  # the gate caps provenance and pin at what the importer may store
         chains = await self._import_chains(items, report, trust_provenance) if verbatim else [[item] for item in items]
@@ -720,8 +831,7 @@ class MemoryEngine:
         for chain in chains + [None]:
             if pending and (chain is None or held + len(chain) > batch):
                 try:
-                    results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason,
-                                                           verbatim)
+                    results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason, verbatim)
                 except sqlite3.OperationalError as exc:
                     if "full" not in str(exc):
                         raise
@@ -729,7 +839,8 @@ class MemoryEngine:
                         f"the disk holding the store is full ({exc}): the batch from {import_place(pending[0][0][0])} "
                         f"to {import_place(pending[-1][-1][0])} was rolled back; {report.landed} entries landed "
                         "before it and stay. Free some space and run the same import again: it resumes, counting "
-                        "what is stored as unchanged") from exc
+                        "what is stored as unchanged"
+                    ) from exc
                 for members, outcomes in zip(pending, results):
                     report.record_chain(members, outcomes)
                 left -= held
@@ -744,8 +855,9 @@ class MemoryEngine:
         report.refused.sort(key=lambda r: (str(r.get("file", "")), r.get("line", r.get("index", -1))))
         return report
 
-    async def _import_chains(self, items: list[tuple[dict, MemoryEntry]], report: ImportReport,
-                             trusted: bool) -> list[list[tuple[dict, MemoryEntry]]]:
+    async def _import_chains(
+        self, items: list[tuple[dict, MemoryEntry]], report: ImportReport, trusted: bool
+    ) -> list[list[tuple[dict, MemoryEntry]]]:
         """Group verbatim entries into version chains (linked by superseded_by), refusing
         with its place every line that would break one: a repeated id, an id taken by a
         different stored entry, a link to an entry not in the file, a superseded entry
@@ -758,8 +870,7 @@ class MemoryEngine:
         reasons: dict[str, str] = {}  # a problem's reason, when it is not an invalid line
         for where, entry in items:
             if entry.id in by_id:
-                report.refuse(where, entry, "invalid",
-                              f"id {entry.id} already appears at {import_place(by_id[entry.id][0])}")
+                report.refuse(where, entry, "invalid", f"id {entry.id} already appears at {import_place(by_id[entry.id][0])}")
             else:
                 by_id[entry.id] = (where, entry)
         stored = await self._stored_identities(list(by_id))
@@ -770,20 +881,22 @@ class MemoryEngine:
                 source = stored[entry_id][3]
                 if same and trusted and source.value < entry.source.value:
                     reasons[entry_id] = "already_stored"
-                    problems[entry_id] = (f"id {entry_id} is already stored as {source.label}; a trusted import "
-                                          "does not raise a stored entry's provenance (import into an empty store "
-                                          "to keep the file's provenance and pins)")
+                    problems[entry_id] = (
+                        f"id {entry_id} is already stored as {source.label}; a trusted import "
+                        "does not raise a stored entry's provenance (import into an empty store "
+                        "to keep the file's provenance and pins)"
+                    )
                 elif same:
                     present.add(entry_id)
                 else:
-                    problems[entry_id] = (f"id {entry_id} is already taken by a different stored entry "
-                                          f"({stored[entry_id][1]!r})")
+                    problems[entry_id] = f"id {entry_id} is already taken by a different stored entry ({stored[entry_id][1]!r})"
             elif entry.superseded_by is not None:
                 if entry.superseded_by == entry_id:
                     problems[entry_id] = "superseded_by names the entry itself"
                 elif entry.superseded_by not in by_id:
-                    problems[entry_id] = (f"superseded_by names {entry.superseded_by}, which is not among "
-                                          "this import's valid entries")
+                    problems[entry_id] = (
+                        f"superseded_by names {entry.superseded_by}, which is not among this import's valid entries"
+                    )
                 elif entry.tier is not MemoryTier.ARCHIVAL:
                     problems[entry_id] = f"a superseded entry must be archival, not {entry.tier.label}"
         parent = {entry_id: entry_id for entry_id in by_id}
@@ -816,13 +929,16 @@ class MemoryEngine:
                     elif m in present:
                         report.unchanged += 1
                     else:
-                        report.refuse(where, entry, "chain_refused", f"not written: {import_place(first[0])} of its "
-                                      f"version chain was refused ({problems[bad[0]]})")
+                        report.refuse(
+                            where,
+                            entry,
+                            "chain_refused",
+                            f"not written: {import_place(first[0])} of its version chain was refused ({problems[bad[0]]})",
+                        )
                 continue
             report.unchanged += len(ids & present)
             # Superseded versions first, heads last: a head may meet a live entry for its key.
-            chain = sorted((by_id[m] for m in members if m not in present),
-                           key=lambda item: item[1].superseded_by is None)
+            chain = sorted((by_id[m] for m in members if m not in present), key=lambda item: item[1].superseded_by is None)
             if chain:
                 chains.append(chain)
         return chains
@@ -831,10 +947,10 @@ class MemoryEngine:
         """(type, key, content, source) of the stored entries among ids."""
         found = {}
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             rows = await self.store.fetchall(
-                f"SELECT id, type, key, content, source FROM entries WHERE id IN ({','.join('?' * len(chunk))})",
-                chunk)
+                f"SELECT id, type, key, content, source FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk
+            )
             found.update({r[0]: (MemoryType(r[1]), r[2], r[3], ProvenanceLevel(r[4])) for r in rows})
         return found
 
@@ -857,10 +973,13 @@ class MemoryEngine:
 
         return await list_judgments(self.store, query)
 
-    async def import_judgments(self, qrels: Optional[str | os.PathLike] = None,
-                               queries: Optional[str | os.PathLike] = None,
-                               longmemeval: Optional[str | os.PathLike] = None,
-                               actor: str = "import") -> "JudgmentImport":
+    async def import_judgments(
+        self,
+        qrels: Optional[str | os.PathLike] = None,
+        queries: Optional[str | os.PathLike] = None,
+        longmemeval: Optional[str | os.PathLike] = None,
+        actor: str = "import",
+    ) -> "JudgmentImport":
         """Judgments from a BEIR qrels file (query texts from queries) or a LongMemEval
         file, placed on the entries whose id, key or a tag is the corpus id."""
         from . import judgments
@@ -868,12 +987,12 @@ class MemoryEngine:
         if (qrels is None) == (longmemeval is None):
             raise InvalidValue("give a qrels file or a LongMemEval file (one of them)")
         if qrels is not None:
-            return await judgments.import_qrels(self.store, Path(qrels), Path(queries) if queries else None,
-                                                actor, self.clock())
+            return await judgments.import_qrels(self.store, Path(qrels), Path(queries) if queries else None, actor, self.clock())
         return await judgments.import_longmemeval(self.store, Path(str(longmemeval)), actor, self.clock())
 
-    async def evaluate_judgments(self, overrides: Optional[dict] = None,
-                                 progress: Optional[Callable[[int, int], None]] = None) -> dict[str, Any]:
+    async def evaluate_judgments(
+        self, overrides: Optional[dict] = None, progress: Optional[Callable[[int, int], None]] = None
+    ) -> dict[str, Any]:
         """recall@k, MRR and nDCG@10 over every judged query, through dry recall
         (nothing is recorded) with this engine's settings plus overrides."""
         from .recall.judgments import evaluate
@@ -892,8 +1011,7 @@ class MemoryEngine:
             service = self._consolidation = ConsolidationService(self)
         return service
 
-    async def consolidate_sessions(self, progress: Optional[ProgressFn] = None,
-                                   cancelled: Optional[CancelFn] = None) -> "JobRun":
+    async def consolidate_sessions(self, progress: Optional[ProgressFn] = None, cancelled: Optional[CancelFn] = None) -> "JobRun":
         """Consolidate every session with new messages, oldest first, one at a time, with
         sessions done as progress; a stop waits for the session in hand (each lands whole)
         and leaves the rest for the next run. items: the runs made."""
@@ -937,21 +1055,22 @@ class MemoryEngine:
         ids = list(dict.fromkeys(entry_ids))
         found: dict[str, EntryOrigin] = {}
         for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+            chunk = ids[start : start + 500]
             rows = await self.store.fetchall(
                 "SELECT g.entry_id, f.actor, l.actor, l.action, l.at FROM (SELECT entry_id, min(id) AS first, "
                 f"max(id) AS last FROM audit WHERE entry_id IN ({','.join('?' * len(chunk))}) AND action != 'reject' "
-                "GROUP BY entry_id) g JOIN audit f ON f.id = g.first JOIN audit l ON l.id = g.last", chunk)
-            found.update({r[0]: EntryOrigin(origin_label(r[1]), origin_label(r[2]), r[3], from_iso(r[4]))
-                          for r in rows})
+                "GROUP BY entry_id) g JOIN audit f ON f.id = g.first JOIN audit l ON l.id = g.last",
+                chunk,
+            )
+            found.update({r[0]: EntryOrigin(origin_label(r[1]), origin_label(r[2]), r[3], from_iso(r[4])) for r in rows})
         return found
 
     async def recent_writers(self, since: datetime, prefixes: tuple[str, ...] = ("mcp:", "sync:")) -> list[WriterSeen]:
         """Writers whose audit name starts with one of prefixes (MCP clients and folder
         syncs by default) seen in the audit log since a time, most recent first."""
         rows = await self.store.fetchall(
-            "SELECT actor, count(*), max(at) FROM audit WHERE at >= ? GROUP BY actor ORDER BY max(at) DESC",
-            (to_iso(since),))
+            "SELECT actor, count(*), max(at) FROM audit WHERE at >= ? GROUP BY actor ORDER BY max(at) DESC", (to_iso(since),)
+        )
         return [WriterSeen(actor, n, from_iso(at)) for actor, n, at in rows if actor.startswith(prefixes)]
 
     @staticmethod
@@ -961,8 +1080,9 @@ class MemoryEngine:
 
         return tuple(FORMATS)
 
-    async def watch_folder(self, fmt: str, folder: str | os.PathLike, write_back: bool,
-                           on_report: Callable[[Any], None], stop_event: asyncio.Event) -> None:
+    async def watch_folder(
+        self, fmt: str, folder: str | os.PathLike, write_back: bool, on_report: Callable[[Any], None], stop_event: asyncio.Event
+    ) -> None:
         """Sync an agent's memory folder into this store, then again on every change,
         until stop_event is set (engine/bridge/sync.py). Writes as sync:<format>."""
         from .bridge.sync import FolderSync, watch
@@ -991,10 +1111,11 @@ class MemoryEngine:
             try:
                 async with self.store.transaction() as conn:
                     # an entry purged since the recall read it has nothing to log against
-                    await conn.executemany("INSERT INTO recall_log(entry_id, at, query, rank, actor) "
-                                           "SELECT id, ?, ?, ?, ? FROM entries WHERE id=?", rows)
-                    await conn.execute("DELETE FROM recall_log WHERE id <= (SELECT max(id) FROM recall_log) - ?",
-                                       (keep,))
+                    await conn.executemany(
+                        "INSERT INTO recall_log(entry_id, at, query, rank, actor) SELECT id, ?, ?, ?, ? FROM entries WHERE id=?",
+                        rows,
+                    )
+                    await conn.execute("DELETE FROM recall_log WHERE id <= (SELECT max(id) FROM recall_log) - ?", (keep,))
             except (sqlite3.Error, StoreError) as exc:
                 log.warning("recall log of %s not written: %s", self.path, exc)
                 why = f"the store refused the write ({exc})"
@@ -1005,8 +1126,9 @@ class MemoryEngine:
         """How often non-dry recalls returned the entry (as far as the log reaches back),
         and the newest `limit` of them."""
         total = (await self.store.fetchone("SELECT count(*) FROM recall_log WHERE entry_id=?", (entry_id,)))[0]
-        rows = await self.store.fetchall("SELECT at, query, rank, actor FROM recall_log WHERE entry_id=? "
-                                         "ORDER BY id DESC LIMIT ?", (entry_id, limit))
+        rows = await self.store.fetchall(
+            "SELECT at, query, rank, actor FROM recall_log WHERE entry_id=? ORDER BY id DESC LIMIT ?", (entry_id, limit)
+        )
         return RecallHistory(total, [RecallRecord(from_iso(at), query, rank, actor) for at, query, rank, actor in rows])
 
     # ---- undo, for the app's undo list (issue 9) -------------------------------------------
@@ -1016,7 +1138,8 @@ class MemoryEngine:
         ids = list(dict.fromkeys(entry_ids))
         marks = ",".join("?" * len(ids))
         rows = await self.store.fetchall(
-            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id IN ({marks}) OR superseded_by IN ({marks})", ids + ids)
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id IN ({marks}) OR superseded_by IN ({marks})", ids + ids
+        )
         found = {e.id: e for e in map(row_to_entry, rows)}
         for entry in list(found.values()):
             head = await self.gate.head_of(entry)
@@ -1033,14 +1156,17 @@ class MemoryEngine:
         """Tags as the gate takes them, or InvalidValue naming the tag and the limit."""
         return validate_tags(list(tags))
 
-    async def retag(self, entry_id: str, add: Iterable[str] = (), remove: Iterable[str] = (),
-                    actor: AnyActor = None) -> WriteOutcome:
+    async def retag(
+        self, entry_id: str, add: Iterable[str] = (), remove: Iterable[str] = (), actor: AnyActor = None
+    ) -> WriteOutcome:
         """Tags added and removed (case-insensitively) on the live entry: a new version with
         the same content and provenance, through the gate; unchanged when nothing moves."""
         current = await self.get(entry_id)
         if current.superseded_by is not None or current.tier is not MemoryTier.SEMANTIC:
-            raise WriteRejected("not_live", f"{current.key} v{current.version} is {current.tier.label}; only a live "
-                                "entry is tagged (restore it first)")
+            raise WriteRejected(
+                "not_live",
+                f"{current.key} v{current.version} is {current.tier.label}; only a live entry is tagged (restore it first)",
+            )
         gone = {t.lower() for t in self.check_tags(remove)}
         tags = [t for t in current.tags if t.lower() not in gone]
         tags += [t for t in dict.fromkeys(self.check_tags(add)) if t.lower() not in {k.lower() for k in tags}]
@@ -1057,10 +1183,23 @@ class MemoryEngine:
             "coalesce(a.key, c.entry_a_id), coalesce(b.key, c.entry_b_id), c.description, c.status "
             "FROM resolutions r JOIN contradictions c ON c.id = r.contradiction_id "
             "LEFT JOIN entries a ON a.id = c.entry_a_id LEFT JOIN entries b ON b.id = c.entry_b_id "
-            "ORDER BY r.id DESC LIMIT ?", (limit,))
-        return [Decision(resolution_id=r[0], contradiction_id=r[1], action=r[2], actor=r[3],
-                         at=datetime.fromisoformat(r[4]), undone_at=datetime.fromisoformat(r[5]) if r[5] else None,
-                         keys=(r[6], r[7]), description=r[8] or "", status=r[9]) for r in rows]
+            "ORDER BY r.id DESC LIMIT ?",
+            (limit,),
+        )
+        return [
+            Decision(
+                resolution_id=r[0],
+                contradiction_id=r[1],
+                action=r[2],
+                actor=r[3],
+                at=datetime.fromisoformat(r[4]),
+                undone_at=datetime.fromisoformat(r[5]) if r[5] else None,
+                keys=(r[6], r[7]),
+                description=r[8] or "",
+                status=r[9],
+            )
+            for r in rows
+        ]
 
     async def undo_decision(self, contradiction_id: str, actor: AnyActor = None) -> Any:
         """Reopen what a resolution closed (a person only): its entries come back as they
@@ -1148,5 +1287,16 @@ class UndoStep:
         return cls(what, before, tuple(e.id for e in changed if e.id not in known))
 
 
-__all__ = ["MemoryEngine", "Decision", "EntryFilter", "EntryOrigin", "ImportReport", "JobRun", "RecallHistory",
-           "RecallRecord", "StoreChange", "UndoStep", "WriterSeen"]
+__all__ = [
+    "MemoryEngine",
+    "Decision",
+    "EntryFilter",
+    "EntryOrigin",
+    "ImportReport",
+    "JobRun",
+    "RecallHistory",
+    "RecallRecord",
+    "StoreChange",
+    "UndoStep",
+    "WriterSeen",
+]

@@ -162,8 +162,11 @@ class MemoryEntry:
         for name, lowest in (("access_count", 0), ("version", 1)):
             if name in kwargs:
                 value = kwargs[name]
-                _require(isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= MAX_COUNT,
-                         name, f"an integer in [{lowest}, {MAX_COUNT}]")
+                _require(
+                    isinstance(value, int) and not isinstance(value, bool) and lowest <= value <= MAX_COUNT,
+                    name,
+                    f"an integer in [{lowest}, {MAX_COUNT}]",
+                )
         if "importance" in kwargs:
             kwargs["importance"] = validate_importance(kwargs["importance"])
         for name, enum_type in (("type", MemoryType), ("tier", MemoryTier), ("source", ProvenanceLevel)):

@@ -27,10 +27,7 @@ def render(label: str, unit: str, done: int, total: int, elapsed: float) -> str:
     filled = int(BAR_CELLS * min(share, 1.0))
     rate = done / elapsed if elapsed > 0 else 0.0
     eta = f"ETA {_duration((total - done) / rate)}" if rate and done < total else f"in {_duration(elapsed)}"
-    return (
-        f"{label} [{'#' * filled}{'.' * (BAR_CELLS - filled)}] {done:,}/{total:,} {share:.0%} "
-        f"{rate:,.0f} {unit}/s {eta}"
-    )
+    return f"{label} [{'#' * filled}{'.' * (BAR_CELLS - filled)}] {done:,}/{total:,} {share:.0%} {rate:,.0f} {unit}/s {eta}"
 
 
 class Progress:

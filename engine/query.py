@@ -21,8 +21,14 @@ UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"
 
 # Words people type for a value besides the name's unique prefix (`tier:sem`).
 TYPE_ALIASES = {"env": "environment", "usr": "user"}
-PROVENANCE_ALIASES = {"user": "user_stated", "inferred": "model_inferred", "model": "model_inferred",
-                      "cons": "consolidated", "infr": "model_inferred", "legc": "legacy"}
+PROVENANCE_ALIASES = {
+    "user": "user_stated",
+    "inferred": "model_inferred",
+    "model": "model_inferred",
+    "cons": "consolidated",
+    "infr": "model_inferred",
+    "legc": "legacy",
+}
 SOURCE_NAMES = ("source", "prov", "provenance", "src")
 EPISODE_NAMES = ("entity", "session", "since", "until")
 

@@ -261,38 +261,69 @@ _UPDATE_ENTRY = f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1
 
 def entry_to_row(e: MemoryEntry) -> tuple:
     return (
-        e.id, e.type.value, e.tier.value, e.key, e.content, json.dumps(e.tags, ensure_ascii=False),
-        e.source_session, to_iso(e.created_at), to_iso(e.updated_at), e.importance,
-        e.access_count, to_iso(e.last_accessed), e.embedding_id, e.episode_id, e.version,
-        e.superseded_by, e.source.value, int(e.pinned),
+        e.id,
+        e.type.value,
+        e.tier.value,
+        e.key,
+        e.content,
+        json.dumps(e.tags, ensure_ascii=False),
+        e.source_session,
+        to_iso(e.created_at),
+        to_iso(e.updated_at),
+        e.importance,
+        e.access_count,
+        to_iso(e.last_accessed),
+        e.embedding_id,
+        e.episode_id,
+        e.version,
+        e.superseded_by,
+        e.source.value,
+        int(e.pinned),
     )
 
 
 def row_to_entry(row: sqlite3.Row | tuple) -> MemoryEntry:
     return MemoryEntry(
-        id=row[0], type=MemoryType(row[1]), tier=MemoryTier(row[2]), key=row[3], content=row[4],
-        tags=json.loads(row[5]), source_session=row[6], created_at=from_iso(row[7]),
-        updated_at=from_iso(row[8]), importance=row[9], access_count=row[10],
-        last_accessed=from_iso(row[11]), embedding_id=row[12], episode_id=row[13],
-        version=row[14], superseded_by=row[15], source=ProvenanceLevel(row[16]), pinned=bool(row[17]),
+        id=row[0],
+        type=MemoryType(row[1]),
+        tier=MemoryTier(row[2]),
+        key=row[3],
+        content=row[4],
+        tags=json.loads(row[5]),
+        source_session=row[6],
+        created_at=from_iso(row[7]),
+        updated_at=from_iso(row[8]),
+        importance=row[9],
+        access_count=row[10],
+        last_accessed=from_iso(row[11]),
+        embedding_id=row[12],
+        episode_id=row[13],
+        version=row[14],
+        superseded_by=row[15],
+        source=ProvenanceLevel(row[16]),
+        pinned=bool(row[17]),
     )
 
 
 def row_to_episode(row) -> Episode:
     return Episode(
-        id=row[0], session_key=row[1], summary=row[2], message_range_start=row[3],
-        message_range_end=row[4], entity_ids=json.loads(row[5]), importance=row[6],
-        created_at=from_iso(row[7]), produced_by=row[8],
+        id=row[0],
+        session_key=row[1],
+        summary=row[2],
+        message_range_start=row[3],
+        message_range_end=row[4],
+        entity_ids=json.loads(row[5]),
+        importance=row[6],
+        created_at=from_iso(row[7]),
+        produced_by=row[8],
     )
 
 
 EPISODE_COLUMNS = (
-    "id, session_key, summary, message_range_start, message_range_end, entity_ids, importance, "
-    "created_at, produced_by"
+    "id, session_key, summary, message_range_start, message_range_end, entity_ids, importance, created_at, produced_by"
 )
 CONTRADICTION_COLUMNS = (
-    "id, entry_a_id, entry_b_id, description, confidence, resolution, resolved_at, created_at, "
-    "status, detector, detail"
+    "id, entry_a_id, entry_b_id, description, confidence, resolution, resolved_at, created_at, status, detector, detail"
 )
 
 
@@ -413,8 +444,10 @@ class Store:
             async with self.conn.execute("SELECT name FROM sqlite_master WHERE type='table' LIMIT 3") as cur:
                 tables = [r[0] for r in await cur.fetchall()]
             if tables:
-                raise StoreError(f"{self.path} is a SQLite database of another program (tables: "
-                                 f"{', '.join(tables)}); it is not an echo-memory store and was left untouched")
+                raise StoreError(
+                    f"{self.path} is a SQLite database of another program (tables: "
+                    f"{', '.join(tables)}); it is not an echo-memory store and was left untouched"
+                )
         if current > SCHEMA_VERSION:
             raise StoreError(
                 f"{self.path} has schema version {current}, newer than this echo-memory "
@@ -558,8 +591,9 @@ class Store:
         await Store.log_change(conn, entry_id, "delete")
 
     @staticmethod
-    async def close_contradictions_about(conn, entry_ids: list[str], at: datetime, resolution: str,
-                                         except_id: Optional[str] = None) -> list[str]:
+    async def close_contradictions_about(
+        conn, entry_ids: list[str], at: datetime, resolution: str, except_id: Optional[str] = None
+    ) -> list[str]:
         """Close the pending contradictions that name any of entry_ids; returns their ids."""
         if not entry_ids:
             return []
@@ -571,8 +605,10 @@ class Store:
         ) as cur:
             ids = [r[0] for r in await cur.fetchall()]
         for other in ids:
-            await conn.execute("UPDATE contradictions SET status='resolved', resolution=?, resolved_at=? WHERE id=?",
-                               (resolution, to_iso(at), other))
+            await conn.execute(
+                "UPDATE contradictions SET status='resolved', resolution=?, resolved_at=? WHERE id=?",
+                (resolution, to_iso(at), other),
+            )
         return ids
 
     @staticmethod
@@ -583,18 +619,36 @@ class Store:
     async def log_changes(conn, changes: list[tuple[str, str]]) -> None:
         """(entry id, op) rows for the change journal, in order."""
         at = to_iso(utcnow())
-        await conn.executemany("INSERT INTO change_log(entry_id, op, at) VALUES (?,?,?)",
-                               [(entry_id, op, at) for entry_id, op in changes])
+        await conn.executemany(
+            "INSERT INTO change_log(entry_id, op, at) VALUES (?,?,?)", [(entry_id, op, at) for entry_id, op in changes]
+        )
 
     @staticmethod
-    def audit_row(action: str, actor: str, entry_id: Optional[str], reason: str = "",
-                  detail: Optional[dict] = None, at: Optional[datetime] = None) -> tuple:
-        return (to_iso(at or utcnow()), action, actor, entry_id, reason,
-                json.dumps(detail or {}, ensure_ascii=False, default=str))
+    def audit_row(
+        action: str,
+        actor: str,
+        entry_id: Optional[str],
+        reason: str = "",
+        detail: Optional[dict] = None,
+        at: Optional[datetime] = None,
+    ) -> tuple:
+        return (
+            to_iso(at or utcnow()),
+            action,
+            actor,
+            entry_id,
+            reason,
+            json.dumps(detail or {}, ensure_ascii=False, default=str),
+        )
 
     @staticmethod
     async def audit(
-        conn, action: str, actor: str, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None,
+        conn,
+        action: str,
+        actor: str,
+        entry_id: Optional[str],
+        reason: str = "",
+        detail: Optional[dict] = None,
         at: Optional[datetime] = None,
     ) -> None:
         await Store.audit_rows(conn, [Store.audit_row(action, actor, entry_id, reason, detail, at)])
@@ -602,8 +656,7 @@ class Store:
     @staticmethod
     async def audit_rows(conn, rows: list[tuple]) -> None:
         """Audit records made by audit_row, in order."""
-        await conn.executemany("INSERT INTO audit(at, action, actor, entry_id, reason, detail) VALUES (?,?,?,?,?,?)",
-                               rows)
+        await conn.executemany("INSERT INTO audit(at, action, actor, entry_id, reason, detail) VALUES (?,?,?,?,?,?)", rows)
 
     async def audit_records(
         self, entry_id: Optional[str] = None, action: Optional[str] = None, limit: int = 500

@@ -85,11 +85,7 @@ def graph(top_level_only: bool = False) -> dict[str, set[str]]:
 def cycles(prefix: str = "engine") -> list[list[str]]:
     """Import cycles among `prefix`'s modules, by imports that run at import time
     (a lazy import inside a function is how a deliberate back-reference is made)."""
-    g = {
-        m: {t for t in ts if t.startswith(prefix)}
-        for m, ts in graph(top_level_only=True).items()
-        if m.startswith(prefix)
-    }
+    g = {m: {t for t in ts if t.startswith(prefix)} for m, ts in graph(top_level_only=True).items() if m.startswith(prefix)}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

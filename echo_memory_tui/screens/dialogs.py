@@ -35,8 +35,10 @@ DIALOG_CSS = """
 class ConfirmScreen(ModalScreen[bool]):
     DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmScreen")
     # dialog keys are priority bindings: they act before the next key of a burst is routed
-    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel", priority=True),
-                Binding("y", "dismiss(True)", "Yes", show=False, priority=True)]
+    BINDINGS = [
+        Binding("escape", "dismiss(False)", "Cancel", priority=True),
+        Binding("y", "dismiss(True)", "Yes", show=False, priority=True),
+    ]
 
     def __init__(self, title: str, body: Text | str, confirm: str = "Confirm", danger: bool = True) -> None:
         super().__init__()
@@ -78,11 +80,13 @@ class _TextDialog(ModalScreen[Optional[str]]):
 class EditScreen(_TextDialog):
     """Edit an entry's content; the edit becomes a new, user-stated version."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="EditScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="EditScreen")
+        + """
     EditScreen TextArea { height: 10; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True),
-                Binding("ctrl+s", "save", "Save", priority=True)]
+    )
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True), Binding("ctrl+s", "save", "Save", priority=True)]
 
     def __init__(self, entry: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
         super().__init__()
@@ -95,8 +99,9 @@ class EditScreen(_TextDialog):
             title = Text(f"Edit {self.entry.key}  ")
             title.append_text(provenance_badge(self.entry.source))
             yield Static(title, classes="title")
-            yield Static(f"Saving writes version {self.entry.version + 1}, stated by you, through the write scanner.",
-                         classes="hint")
+            yield Static(
+                f"Saving writes version {self.entry.version + 1}, stated by you, through the write scanner.", classes="hint"
+            )
             if self.note:
                 yield Static(Text(self.note), classes="error")
             yield TextArea(self.text, id="editor", soft_wrap=True, show_line_numbers=False)
@@ -108,12 +113,14 @@ class EditScreen(_TextDialog):
 class MergeScreen(_TextDialog):
     """Merge a contradiction: one text, stated by the user, replaces A and B."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="MergeScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="MergeScreen")
+        + """
     MergeScreen TextArea { height: 6; }
     MergeScreen .side { color: $text-muted; margin-bottom: 1; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True),
-                Binding("ctrl+s", "save", "Merge", priority=True)]
+    )
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True), Binding("ctrl+s", "save", "Merge", priority=True)]
 
     def __init__(self, a: MemoryEntry, b: MemoryEntry, text: Optional[str] = None, note: str = "") -> None:
         super().__init__()
@@ -129,8 +136,10 @@ class MergeScreen(_TextDialog):
             if self.note:
                 yield Static(Text(self.note), classes="error")
             yield TextArea(self.text, id="merge-text", soft_wrap=True)
-            yield Static("The merged text becomes a new user-stated version of A's key; A and B are superseded "
-                         "(undo brings them back).", classes="hint")
+            yield Static(
+                "The merged text becomes a new user-stated version of A's key; A and B are superseded (undo brings them back).",
+                classes="hint",
+            )
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Merge  ctrl+s", id="save", variant="primary")
@@ -141,12 +150,17 @@ class RefusalScreen(ModalScreen[str]):
     highlighted, invisible characters made visible. Returns "edit" or "discard";
     the text is kept by the caller so nothing typed is lost."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="RefusalScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="RefusalScreen")
+        + """
     RefusalScreen > Vertical { border: thick $error; }
     RefusalScreen #refused-content { background: $boost; padding: 0 1; margin: 1 0; }
     """
-    BINDINGS = [Binding("escape", "dismiss('edit')", "Back to editing", priority=True),
-                Binding("e", "dismiss('edit')", show=False, priority=True)]
+    )
+    BINDINGS = [
+        Binding("escape", "dismiss('edit')", "Back to editing", priority=True),
+        Binding("e", "dismiss('edit')", show=False, priority=True),
+    ]
 
     def __init__(self, what: str, detail: dict[str, Any], content: str, can_edit: bool = True) -> None:
         super().__init__()
@@ -171,13 +185,11 @@ class RefusalScreen(ModalScreen[str]):
                 if detail.get(name):
                     table.add_row(name.replace("_", " "), str(detail[name]))
             yield Static(table)
-            shown = highlight_span(self.content[:SHOWN_CHARS], scan.get("offset"), scan.get("matched"),
-                                   scan.get("codepoint"))
+            shown = highlight_span(self.content[:SHOWN_CHARS], scan.get("offset"), scan.get("matched"), scan.get("codepoint"))
             if len(self.content) > SHOWN_CHARS:
                 shown.append(f"\n… {len(self.content):,} characters in all (kept whole)", style="dim italic")
             yield Static(shown, id="refused-content")
-            yield Static("Invisible characters are shown as ⟨U+…⟩; the match is highlighted. Your text is kept.",
-                         classes="hint")
+            yield Static("Invisible characters are shown as ⟨U+…⟩; the match is highlighted. Your text is kept.", classes="hint")
             with Horizontal(classes="buttons"):
                 yield Button("Discard", id="discard")
                 if self.can_edit:
@@ -194,13 +206,15 @@ class RefusalScreen(ModalScreen[str]):
 class AddEntryScreen(ModalScreen[Optional[dict[str, Any]]]):
     """A new entry, written through the gate."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="AddEntryScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="AddEntryScreen")
+        + """
     AddEntryScreen TextArea { height: 5; }
     AddEntryScreen .row { height: auto; }
     AddEntryScreen .row > * { width: 1fr; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True),
-                Binding("ctrl+s", "save", "Save", priority=True)]
+    )
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True), Binding("ctrl+s", "save", "Save", priority=True)]
 
     def __init__(self, values: Optional[dict[str, Any]] = None, note: str = "") -> None:
         super().__init__()
@@ -216,10 +230,15 @@ class AddEntryScreen(ModalScreen[Optional[dict[str, Any]]]):
             yield Input(v.get("key", ""), placeholder="key, e.g. project/fact", id="key")
             yield TextArea(v.get("content", ""), id="content", soft_wrap=True)
             with Horizontal(classes="row"):
-                yield Select([(t.label, t.label) for t in MemoryType], value=v.get("type", "environment"),
-                             allow_blank=False, id="type")
-                yield Select([(p.label, p.label) for p in ProvenanceLevel], value=v.get("source", "user_stated"),
-                             allow_blank=False, id="source")
+                yield Select(
+                    [(t.label, t.label) for t in MemoryType], value=v.get("type", "environment"), allow_blank=False, id="type"
+                )
+                yield Select(
+                    [(p.label, p.label) for p in ProvenanceLevel],
+                    value=v.get("source", "user_stated"),
+                    allow_blank=False,
+                    id="source",
+                )
             with Horizontal(classes="row"):
                 yield Input(v.get("tags", ""), placeholder="tags, comma separated", id="tags")
                 yield Input(str(v.get("importance", "0.5")), placeholder="importance 0..1", id="importance")
@@ -267,9 +286,12 @@ class AddEntryScreen(ModalScreen[Optional[dict[str, Any]]]):
 class DecayPreviewScreen(ModalScreen[bool]):
     """What a decay pass would archive; apply or cancel."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="DecayPreviewScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="DecayPreviewScreen")
+        + """
     DecayPreviewScreen VerticalScroll { height: auto; max-height: 20; }
     """
+    )
     BINDINGS = [Binding("escape", "dismiss(False)", "Cancel", priority=True)]
 
     def __init__(self, changes: list[Any], threshold: float, read_only: bool) -> None:
@@ -278,8 +300,11 @@ class DecayPreviewScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Decay pass: {len(self.changes)} entr{'y' if len(self.changes) == 1 else 'ies'} "
-                         f"below the archive threshold {self.threshold:.2f}", classes="title")
+            yield Static(
+                f"Decay pass: {len(self.changes)} entr{'y' if len(self.changes) == 1 else 'ies'} "
+                f"below the archive threshold {self.threshold:.2f}",
+                classes="title",
+            )
             table = Table(box=None, expand=True)
             table.add_column("key")
             table.add_column("type")
@@ -308,9 +333,12 @@ class DecayPreviewScreen(ModalScreen[bool]):
 class TextScreen(ModalScreen[None]):
     """A scrollable read-only text (consolidation report, store info)."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="TextScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="TextScreen")
+        + """
     TextScreen VerticalScroll { height: auto; max-height: 30; }
     """
+    )
     BINDINGS = [Binding("escape,q,enter", "dismiss(None)", "Close", priority=True)]
 
     def __init__(self, title: str, body: Any) -> None:
@@ -333,8 +361,17 @@ class TextScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-__all__ = ["ConfirmScreen", "EditScreen", "MergeScreen", "RefusalScreen", "AddEntryScreen", "DecayPreviewScreen", "TextScreen",
-           "KNOBS", "Label"]
+__all__ = [
+    "ConfirmScreen",
+    "EditScreen",
+    "MergeScreen",
+    "RefusalScreen",
+    "AddEntryScreen",
+    "DecayPreviewScreen",
+    "TextScreen",
+    "KNOBS",
+    "Label",
+]
 
 
 class JumpScreen(ModalScreen[Optional[str]]):
@@ -350,8 +387,7 @@ class JumpScreen(ModalScreen[Optional[str]]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Jump to an entry", classes="title")
-            yield Static("An id (or its first 8 characters) or a key such as user/editor; Enter opens it.",
-                         classes="hint")
+            yield Static("An id (or its first 8 characters) or a key such as user/editor; Enter opens it.", classes="hint")
             if self.note:
                 yield Static(Text(self.note), classes="error", id="jump-error")
             yield Input(self.text, id="jump", placeholder="id prefix or key")
@@ -413,9 +449,12 @@ class TagScreen(ModalScreen[Optional[tuple[list[str], list[str]]]]):
 class PickScreen(ModalScreen[Optional[str]]):
     """Choose one of several (id, label) choices; Enter returns the id, Esc nothing."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="PickScreen") + """
+    DEFAULT_CSS = (
+        DIALOG_CSS.format(name="PickScreen")
+        + """
     PickScreen OptionList { height: auto; max-height: 16; }
     """
+    )
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
 
     def __init__(self, title: str, choices: list[tuple[str, str]]) -> None:

@@ -51,9 +51,13 @@ class HelpScreen(ModalScreen[None]):
         keymap = getattr(self.app, "keymap", {})
         with Vertical():
             yield Static("Keys", classes="title")
-            yield Static(Text("Remap any of them in the config file's [keys] section, by id, e.g. "
-                              "\"memory.pin\" = \"P\". Mouse works too: click rows, headers, tiers, tabs."),
-                         classes="hint")
+            yield Static(
+                Text(
+                    "Remap any of them in the config file's [keys] section, by id, e.g. "
+                    '"memory.pin" = "P". Mouse works too: click rows, headers, tiers, tabs.'
+                ),
+                classes="hint",
+            )
             self.table = help_table(keymap, getattr(self.app, "read_only", False))
             with VerticalScroll():
                 yield Static(self.table)

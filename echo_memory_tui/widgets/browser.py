@@ -61,10 +61,25 @@ COLUMNS: tuple[Column, ...] = (
     Column("access_count", "acc", 4, "access_count", right=True),
     Column("updated_at", "upd", 5, "updated_at", right=True),
 )
-SORT_CYCLE = ("updated_at", "key", "importance", "access_count", "last_accessed", "created_at", "tier", "type",
-              "source", "version")
-SORT_LABELS = {"updated_at": "updated", "last_accessed": "last access", "access_count": "access count",
-               "created_at": "created", "source": "provenance"}
+SORT_CYCLE = (
+    "updated_at",
+    "key",
+    "importance",
+    "access_count",
+    "last_accessed",
+    "created_at",
+    "tier",
+    "type",
+    "source",
+    "version",
+)
+SORT_LABELS = {
+    "updated_at": "updated",
+    "last_accessed": "last access",
+    "access_count": "access count",
+    "created_at": "created",
+    "source": "provenance",
+}
 
 
 @dataclass(frozen=True)
@@ -220,20 +235,29 @@ class EntryBrowser(ScrollView, can_focus=True):
             keep_id = entry.id if entry else (self._last_highlight if self._last_highlight != "<none>" else None)
         cursor = self.cursor if keep else 0
         top = int(self.scroll_y) if keep else 0
-        self._reload(self._generation, self.flt, self.sort, self.descending, keep_id, cursor, top,
-                     max(1, self.size.height - 1))
+        self._reload(self._generation, self.flt, self.sort, self.descending, keep_id, cursor, top, max(1, self.size.height - 1))
 
     # ---- workers -------------------------------------------------------------------
     async def _fetch_page(self, engine: Any, flt: EntryFilter, sort: str, descending: bool, page: int) -> list[Row]:
-        entries = await engine.list_entries(flt, order_by=sort, descending=descending, limit=PAGE_SIZE,
-                                            offset=page * PAGE_SIZE)
+        entries = await engine.list_entries(flt, order_by=sort, descending=descending, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
         origins = await engine.entry_origins(e.id for e in entries)  # the page's in one query
-        return [Row(e, engine.explain_decay(e)["effective_importance"],
-                    origins[e.id].origin if e.id in origins else "") for e in entries]
+        return [
+            Row(e, engine.explain_decay(e)["effective_importance"], origins[e.id].origin if e.id in origins else "")
+            for e in entries
+        ]
 
     @work(exclusive=True, group="browser-reload")
-    async def _reload(self, generation: int, flt: EntryFilter, sort: str, descending: bool, keep_id: Optional[str],
-                      cursor: int, top: int, height: int) -> None:
+    async def _reload(
+        self,
+        generation: int,
+        flt: EntryFilter,
+        sort: str,
+        descending: bool,
+        keep_id: Optional[str],
+        cursor: int,
+        top: int,
+        height: int,
+    ) -> None:
         engine = self.engine
 
         async def fetch() -> tuple[int, int, dict[int, list[Row]]]:
@@ -491,7 +515,8 @@ class EntryBrowser(ScrollView, can_focus=True):
         cursor_style = None
         if is_cursor:
             cursor_style = self.get_component_rich_style(
-                "entry-browser--cursor" if self.has_focus else "entry-browser--cursor-blur")
+                "entry-browser--cursor" if self.has_focus else "entry-browser--cursor-blur"
+            )
         segments: list[Segment] = []
         for column, _start, w in self._layout(width):
             style = line

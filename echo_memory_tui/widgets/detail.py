@@ -25,8 +25,7 @@ from .lattice import VersionLattice, normalise_history
 from .sources import origin_text
 
 
-def decay_curve(engine: MemoryEngine, entry: MemoryEntry, decay: dict[str, Any],
-                samples: int = 96) -> list[tuple[int, float]]:
+def decay_curve(engine: MemoryEngine, entry: MemoryEntry, decay: dict[str, Any], samples: int = 96) -> list[tuple[int, float]]:
     """Effective importance from now until past the archive threshold: the curve
     of engine.explain_decay over a horizon fitted to the entry, thinned for the plot."""
     left = decay.get("days_until_archive")
@@ -46,10 +45,18 @@ def decay_curve(engine: MemoryEngine, entry: MemoryEntry, decay: dict[str, Any],
 
 def single_node_history(entry: MemoryEntry) -> dict[str, Any]:
     """A lattice of one (when the engine's lattice could not be read), in its shape."""
-    node = {"id": entry.id, "version": entry.version, "tier": entry.tier.label,
-            "superseded_by": entry.superseded_by, "key": entry.key, "type": entry.type.label,
-            "source": entry.source.label, "created_at": entry.created_at.isoformat(), "content": entry.content,
-            "pinned": entry.pinned}
+    node = {
+        "id": entry.id,
+        "version": entry.version,
+        "tier": entry.tier.label,
+        "superseded_by": entry.superseded_by,
+        "key": entry.key,
+        "type": entry.type.label,
+        "source": entry.source.label,
+        "created_at": entry.created_at.isoformat(),
+        "content": entry.content,
+        "pinned": entry.pinned,
+    }
     return {"root_id": entry.id, "nodes": [node], "edges": []}
 
 
@@ -79,8 +86,9 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
         recalls = await engine.recent_recalls(entry_id, limit=SHOWN_RECALLS)
     except Exception as exc:  # the log only explains; the entry still shows
         recalls, notices = None, notices + [f"recall log unavailable: {exc}"]
-    return DetailData(entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices,
-                      vector=vector, recalls=recalls)
+    return DetailData(
+        entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices, vector=vector, recalls=recalls
+    )
 
 
 SHOWN_RECALLS = 3  # the detail pane's newest recalls of the entry
@@ -181,8 +189,9 @@ class EntryDetail(Horizontal):
         if message.entry_id != self.entry_id:
             return  # the cursor moved on
         if message.data is None:
-            self.query_one("#detail-head", Static).update(Text(f"Could not load {message.entry_id}: {message.error}",
-                                                               style="bold red"))
+            self.query_one("#detail-head", Static).update(
+                Text(f"Could not load {message.entry_id}: {message.error}", style="bold red")
+            )
             return
         self.data = message.data
 
@@ -213,7 +222,9 @@ class EntryDetail(Horizontal):
         out.append("  ")
         out.append_text(tier_text(e.tier))
         out.append("  ")
-        out.append("USER" if e.type is MemoryType.USER else "ENVIRONMENT", style="bold magenta" if e.type is MemoryType.USER else "bold")
+        out.append(
+            "USER" if e.type is MemoryType.USER else "ENVIRONMENT", style="bold magenta" if e.type is MemoryType.USER else "bold"
+        )
         out.append("  ")
         out.append_text(provenance_badge(e.source))
         if e.pinned:
@@ -251,8 +262,7 @@ class EntryDetail(Horizontal):
         header.append("effective importance ")
         header.append(f"{eff:.3f}", style="bold cyan")
         header.append(f" of {e.importance:.2f}\n")
-        header.append(f"factor ×{float(d.get('factor', 1)):.3f} · archive below {float(d.get('threshold', 0)):.2f}",
-                      style="dim")
+        header.append(f"factor ×{float(d.get('factor', 1)):.3f} · archive below {float(d.get('threshold', 0)):.2f}", style="dim")
         left = d.get("days_until_archive")
         status = Text()
         if e.type is MemoryType.USER:
@@ -262,15 +272,25 @@ class EntryDetail(Horizontal):
         elif left is None:
             status.append("never reaches the threshold", style="green")
         elif left <= 0:
-            status.append("below the archive threshold: the next decay pass archives it"
-                          if e.tier.label == "semantic" else "below the archive threshold", style="bold red")
+            status.append(
+                "below the archive threshold: the next decay pass archives it"
+                if e.tier.label == "semantic"
+                else "below the archive threshold",
+                style="bold red",
+            )
         else:
             status.append(f"{left:.0f} days until archive", style="bold yellow" if left < 30 else "bold")
             status.append(" without another access")
         width = max(30, (self.query_one("#detail-mid").size.width or 48) - 3)
         crossing = left if left is not None and left > 0 else None
-        plot = decay_plot(data.curve, float(d.get("threshold", 0.0)), width=min(width, 90), height=7,
-                          crossing=crossing, y_max=max(e.importance, 0.05))
+        plot = decay_plot(
+            data.curve,
+            float(d.get("threshold", 0.0)),
+            width=min(width, 90),
+            height=7,
+            crossing=crossing,
+            y_max=max(e.importance, 0.05),
+        )
         return Group(header, status, plot)
 
     @staticmethod

@@ -76,8 +76,7 @@ class EpisodesView(Widget):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="ep-main"):
-            yield Input(placeholder="filter: entity:atlas-api since:30d until:2026-11-01 session:KEY words…",
-                        id="ep-filter")
+            yield Input(placeholder="filter: entity:atlas-api since:30d until:2026-11-01 session:KEY words…", id="ep-filter")
             yield Static("", id="ep-error")
             with Vertical(id="ep-table-box") as box:
                 box.border_title = "Episodes"
@@ -120,8 +119,7 @@ class EpisodesView(Widget):
 
     def linked_entries(self) -> list[tuple[str, str]]:
         """ctrl+o: the entries the selected episode's facts became (written or already stored)."""
-        return [(f.entry_id, f"{f.key}: {' '.join(f.content.split())[:60]} ({f.status})")
-                for f in self.facts if f.entry_id]
+        return [(f.entry_id, f"{f.key}: {' '.join(f.content.split())[:60]} ({f.status})") for f in self.facts if f.entry_id]
 
     def refresh_data(self, entry_ids: Optional[list[str]] = None) -> None:
         self._load(self.query_filter)
@@ -198,24 +196,37 @@ class EpisodesView(Widget):
             table.clear()
             for ep in data.episodes:
                 table.add_row(
-                    *(Text(cell) for cell in (
-                        f"{ep.created_at:%Y-%m-%d}", ep.session_key, f"{ep.message_range_start}–{ep.message_range_end}",
-                        f"{ep.importance:.2f}", ", ".join(ep.entity_ids[:4]), " ".join(ep.summary.split())[:200])),
-                    key=ep.id)
+                    *(
+                        Text(cell)
+                        for cell in (
+                            f"{ep.created_at:%Y-%m-%d}",
+                            ep.session_key,
+                            f"{ep.message_range_start}–{ep.message_range_end}",
+                            f"{ep.importance:.2f}",
+                            ", ".join(ep.entity_ids[:4]),
+                            " ".join(ep.summary.split())[:200],
+                        )
+                    ),
+                    key=ep.id,
+                )
         self.query_one("#ep-table-box").border_title = f"Episodes ({len(data.episodes)})"
         ids = [ep.id for ep in data.episodes]
         if self.wanted is not None and self.wanted not in ids:
-            self.app.notify(f"Episode {self.wanted[:8]} is no longer in the store.", title="Open episode",
-                            severity="warning")
+            self.app.notify(f"Episode {self.wanted[:8]} is no longer in the store.", title="Open episode", severity="warning")
         self.wanted = None
         if ids:
             row = ids.index(keep) if keep in ids else 0
             table.move_cursor(row=row)
             self._show(data.episodes[row])
         else:
-            self.query_one("#ep-detail-text", Static).update(Text(
-                "No episodes match." if any(vars(self.query_filter).values()) else
-                "No episodes yet: they are written when a session is consolidated (C).", style="dim"))
+            self.query_one("#ep-detail-text", Static).update(
+                Text(
+                    "No episodes match."
+                    if any(vars(self.query_filter).values())
+                    else "No episodes yet: they are written when a session is consolidated (C).",
+                    style="dim",
+                )
+            )
         sessions = Table.grid(padding=(0, 1))
         sessions.add_column(style="bold")
         sessions.add_column()
@@ -223,10 +234,12 @@ class EpisodesView(Widget):
         sessions.add_column(style="dim")
         for s in data.sessions:
             style = {"open": "green", "ended": "yellow", "consolidated": "dim"}.get(s.status, "")
-            sessions.add_row(Text(s.key), Text(s.status, style=style), f"{s.messages} msg",
-                             f"{s.unconsolidated} new · {s.episodes} ep")
+            sessions.add_row(
+                Text(s.key), Text(s.status, style=style), f"{s.messages} msg", f"{s.unconsolidated} new · {s.episodes} ep"
+            )
         self.query_one("#ep-sessions-text", Static).update(
-            sessions if data.sessions else Text("no sessions recorded", style="dim"))
+            sessions if data.sessions else Text("no sessions recorded", style="dim")
+        )
         self.query_one("#ep-sessions").border_title = f"Sessions ({len(data.sessions)})"
         runs = Table.grid(padding=(0, 1))
         runs.add_column(style="dim")
@@ -234,8 +247,11 @@ class EpisodesView(Widget):
         runs.add_column()
         for r in data.runs:
             counts = ", ".join(f"{k} {v}" for k, v in (r.counts or {}).items() if v)
-            runs.add_row(age(r.started_at, now), Text(r.status, style="green" if r.status == "ok" else "red"),
-                         f"{r.session_key} · {r.trigger}" + (f"\n{counts}" if counts else ""))
+            runs.add_row(
+                age(r.started_at, now),
+                Text(r.status, style="green" if r.status == "ok" else "red"),
+                f"{r.session_key} · {r.trigger}" + (f"\n{counts}" if counts else ""),
+            )
         self.query_one("#ep-runs-text", Static).update(runs if data.runs else Text("no runs yet", style="dim"))
 
     @on(DataTable.RowHighlighted, "#ep-table")

@@ -47,9 +47,14 @@ def normalise_history(history: dict[str, Any]) -> list[Node]:
             created = None
         tier = raw.get("tier", "")
         nodes[raw["id"]] = Node(
-            id=raw["id"], version=int(raw.get("version") or 1), key=raw.get("key") or "",
-            content=raw.get("content") or "", source=ProvenanceLevel.parse(raw.get("source") or 0).value, tier=tier,
-            created_at=created, current=raw.get("superseded_by") is None and tier != "archival",
+            id=raw["id"],
+            version=int(raw.get("version") or 1),
+            key=raw.get("key") or "",
+            content=raw.get("content") or "",
+            source=ProvenanceLevel.parse(raw.get("source") or 0).value,
+            tier=tier,
+            created_at=created,
+            current=raw.get("superseded_by") is None and tier != "archival",
         )
     for edge in history["edges"]:
         old, new = edge["from"], edge["to"]
@@ -69,6 +74,7 @@ def normalise_history(history: dict[str, Any]) -> list[Node]:
 def topological(nodes: list[Node]) -> list[Node]:
     """Newest first, but every node before the versions it replaced (its parents),
     so lanes only ever run downwards; ties go to the most recent."""
+
     def recency(n: Node) -> tuple:
         return (n.created_at.timestamp() if n.created_at else 0.0, n.version, n.id)
 
@@ -111,14 +117,17 @@ def graph_rows(nodes: list[Node]) -> list[tuple[str, Optional[Node]]]:
             lanes.append(node.id)
             col = len(lanes) - 1
         joining = [i for i, lane in enumerate(lanes) if lane == node.id and i != col]
-        prefix = "".join(("●" if node.current else "○") if i == col else ("│" if lane else " ")
-                         for i, lane in enumerate(lanes))
+        prefix = "".join(("●" if node.current else "○") if i == col else ("│" if lane else " ") for i, lane in enumerate(lanes))
         rows.append((prefix, node))
         for i in joining:
             lanes[i] = None
         if joining:
-            rows.append(("".join("┘" if i in joining else ("│" if lane else " ") for i, lane in enumerate(lanes))
-                         .replace("│┘", "├┘"), None))
+            rows.append(
+                (
+                    "".join("┘" if i in joining else ("│" if lane else " ") for i, lane in enumerate(lanes)).replace("│┘", "├┘"),
+                    None,
+                )
+            )
         parents = node.parents
         lanes[col] = parents[0] if parents else None
         branched = []
@@ -133,8 +142,7 @@ def graph_rows(nodes: list[Node]) -> list[tuple[str, Optional[Node]]]:
                 slot = len(lanes) - 1
             branched.append(slot)
         if branched:
-            rows.append(("".join("┐" if i in branched else ("│" if lane else " ") for i, lane in enumerate(lanes)),
-                         None))
+            rows.append(("".join("┐" if i in branched else ("│" if lane else " ") for i, lane in enumerate(lanes)), None))
         while lanes and lanes[-1] is None:
             lanes.pop()
     return rows
@@ -268,8 +276,7 @@ class VersionLattice(Widget, can_focus=True):
             other = by_id.get(node.parents[0]) if node.parents else None
         if other is None:
             return None
-        older, newer = sorted((other, node), key=lambda n: (n.created_at.timestamp() if n.created_at else 0.0,
-                                                            n.version))
+        older, newer = sorted((other, node), key=lambda n: (n.created_at.timestamp() if n.created_at else 0.0, n.version))
         return older, newer
 
     def action_diff(self) -> None:
@@ -278,18 +285,20 @@ class VersionLattice(Widget, can_focus=True):
         pair = self.diff_pair()
         if pair is None:
             node = self.selected
-            self.app.notify(f"v{node.version} replaced no earlier version: mark another with space, then press d "
-                            "here." if node else "No versions.", title="Diff")
+            self.app.notify(
+                f"v{node.version} replaced no earlier version: mark another with space, then press d here."
+                if node
+                else "No versions.",
+                title="Diff",
+            )
             return
         old, new = pair
         chunks = word_diff(old.content, new.content)
         removed, added = counts(chunks)
         body = Text()
         body.append(f"v{old.version} {old.id[:8]} {old.key}  →  v{new.version} {new.id[:8]} {new.key}\n", style="bold")
-        body.append(f"{removed} word{'s' * (removed != 1)} removed [-like this-], "
-                    f"{added} added {{+like this+}}\n\n", style="dim")
-        body.append_text(marked(chunks) if removed or added else Text("The two versions say the same thing.",
-                                                                       style="italic"))
+        body.append(f"{removed} word{'s' * (removed != 1)} removed [-like this-], {added} added {{+like this+}}\n\n", style="dim")
+        body.append_text(marked(chunks) if removed or added else Text("The two versions say the same thing.", style="italic"))
         self.app.push_screen(TextScreen(f"Diff v{old.version} → v{new.version}", body))
 
     def on_click(self, event: events.Click) -> None:

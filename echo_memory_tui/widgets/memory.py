@@ -270,8 +270,11 @@ class MemoryView(Widget):
             self.app.notify(f"{type(exc).__name__}: {exc}", title="Mark all", severity="error")
             return
         if len(entries) > MAX_MARKED:
-            self.app.notify(f"More than {MAX_MARKED:,} entries match: narrow the filter to mark them all.",
-                            title="Mark all", severity="warning")
+            self.app.notify(
+                f"More than {MAX_MARKED:,} entries match: narrow the filter to mark them all.",
+                title="Mark all",
+                severity="warning",
+            )
             return
         if flt is self.browser.flt:  # the filter did not change meanwhile
             self.browser.set_marks(entries)
@@ -304,8 +307,7 @@ class MemoryView(Widget):
         entry = self._target()
         if entry is None:
             return
-        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True,
-                       undo_ids=[entry.id])
+        self.app.write(f"restored {entry.key}", lambda engine: engine.restore(entry.id), select_result=True, undo_ids=[entry.id])
 
     def action_purge(self) -> None:
         if self._bulk("purge"):
@@ -340,12 +342,19 @@ class MemoryView(Widget):
         body = Text()
         body.append(f"Restore v{node.version} of {node.key}?\n\n", style="bold")
         body.append(node.content + "\n\n")
-        body.append("Its content becomes a new head version, stated by you; the current head is archived "
-                    "and stays in the lattice. A pin moves to the new head.", style="dim")
+        body.append(
+            "Its content becomes a new head version, stated by you; the current head is archived "
+            "and stays in the lattice. A pin moves to the new head.",
+            style="dim",
+        )
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
-                self.app.write(f"restored v{node.version} of {node.key}", lambda engine: engine.restore(node.id),
-                               select_result=True, undo_ids=[node.id])
+                self.app.write(
+                    f"restored v{node.version} of {node.key}",
+                    lambda engine: engine.restore(node.id),
+                    select_result=True,
+                    undo_ids=[node.id],
+                )
 
         self.app.push_screen(ConfirmScreen("Restore version", body, "Restore"), confirmed)

@@ -44,8 +44,7 @@ class MetricsStrip(Static):
         out = Text()
         if self.knobs is None or self.saved is None:
             out.append("judged: ", style="bold")
-            out.append(self.progress or "no judgments yet: v relevant · x not relevant · backspace clear",
-                       style="dim")
+            out.append(self.progress or "no judgments yet: v relevant · x not relevant · backspace clear", style="dim")
             self.update(out)
             return
         if not self.knobs.get("queries"):
@@ -76,6 +75,7 @@ class MetricsStrip(Static):
 
     def values(self) -> dict[str, Optional[dict[str, float]]]:
         """What the strip shows, as numbers (tests compare them with a headless run)."""
+
         def pick(m: Optional[dict[str, Any]]) -> Optional[dict[str, float]]:
             return None if m is None else {k: float(m[k]) for k, _ in SHOWN}
 

@@ -37,9 +37,18 @@ LIMIT = 20
 
 # final sits next to the key so a narrow terminal cuts the stage columns, not the answer
 # the rank cell carries the candidate's relevance judgment for the query (✓ / ✗)
-COLUMNS = (("rank", "#", 3), ("delta", "Δ", 3), ("key", "key", 20), ("final", "final", 6), ("bm25", "bm25", 9),
-           ("vector", "vector", 10), ("rrf", "rrf", 6), ("gate", "gate", 4), ("rerank", "rerank", 9),
-           ("decay", "decay", 10))
+COLUMNS = (
+    ("rank", "#", 3),
+    ("delta", "Δ", 3),
+    ("key", "key", 20),
+    ("final", "final", 6),
+    ("bm25", "bm25", 9),
+    ("vector", "vector", 10),
+    ("rrf", "rrf", 6),
+    ("gate", "gate", 4),
+    ("rerank", "rerank", 9),
+    ("decay", "decay", 10),
+)
 
 
 def as_dict(result: Any) -> dict[str, Any]:
@@ -64,8 +73,7 @@ def path_cell(path: Optional[dict[str, Any]], digits: int = 3) -> Text:
 
 # rerank statuses (engine/recall/rerank.py) in the column's 9 cells; the candidate's
 # detail line below the table gives the status in full with the engine's reason.
-RERANK_LABELS = {"outside_top_k": "beyond k", "not_loaded": "not ready", "filtered_min_score": "filtered",
-                 "disabled": "off"}
+RERANK_LABELS = {"outside_top_k": "beyond k", "not_loaded": "not ready", "filtered_min_score": "filtered", "disabled": "off"}
 
 
 def rerank_cell(rerank: Optional[dict[str, Any]]) -> Text:
@@ -134,8 +142,15 @@ class PlaygroundView(Widget):
     baseline: reactive[Optional[dict[str, int]]] = reactive(None, init=False, always_update=True)
 
     class Done(Message):
-        def __init__(self, seq: int, query: str, overrides: dict[str, Any], result: Optional[dict[str, Any]],
-                     error: str = "", marks: Optional[dict[str, int]] = None) -> None:
+        def __init__(
+            self,
+            seq: int,
+            query: str,
+            overrides: dict[str, Any],
+            result: Optional[dict[str, Any]],
+            error: str = "",
+            marks: Optional[dict[str, int]] = None,
+        ) -> None:
             super().__init__()
             self.seq = seq
             self.query = query
@@ -161,8 +176,7 @@ class PlaygroundView(Widget):
             self.text = text
 
     class MetricsDone(Message):
-        def __init__(self, seq: int, knobs: Optional[dict[str, Any]], saved: Optional[dict[str, Any]],
-                     error: str = "") -> None:
+        def __init__(self, seq: int, knobs: Optional[dict[str, Any]], saved: Optional[dict[str, Any]], error: str = "") -> None:
             super().__init__()
             self.seq = seq
             self.knobs = knobs  # evaluate_judgments' report for the knobs
@@ -186,8 +200,7 @@ class PlaygroundView(Widget):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pg-main"):
-            yield Input(placeholder="recall query — results update as you type (dry run: nothing is recorded)",
-                        id="query")
+            yield Input(placeholder="recall query — results update as you type (dry run: nothing is recorded)", id="query")
             yield Static("", id="pg-summary")
             yield MetricsStrip(id="pg-metrics")
             with Vertical(id="pg-results-box") as box:
@@ -324,8 +337,8 @@ class PlaygroundView(Widget):
     def _render_empty(self) -> None:
         self.query_one("#pg-results", DataTable).clear()
         self.query_one("#pg-summary", Static).update(
-            Text("Type a query. Knob changes recompute at once; ctrl+b pins a baseline to compare ranks.",
-                 style="dim"))
+            Text("Type a query. Knob changes recompute at once; ctrl+b pins a baseline to compare ranks.", style="dim")
+        )
         self.query_one("#pg-content", Static).update("")
         self.query_one("#pg-dropped-text", Static).update(Text("nothing dropped", style="dim"))
         self.query_one("#pg-timings-text", Static).update("")
@@ -362,7 +375,7 @@ class PlaygroundView(Widget):
                     Text(f"{float(r.get('final') or 0):.4f}", style="bold"),
                     path_cell(r.get("bm25"), 2),
                     path_cell(r.get("vector"), 3),
-                    Text(f"{float(r.get('rrf') or 0):.4f}"[1:] if float(r.get('rrf') or 0) < 1 else f"{float(r.get('rrf')):.3f}"),
+                    Text(f"{float(r.get('rrf') or 0):.4f}"[1:] if float(r.get("rrf") or 0) < 1 else f"{float(r.get('rrf')):.3f}"),
                     Text("✓", style="green") if gate.get("passed", True) else Text("✗", style="red"),
                     rerank_cell(r.get("rerank")),
                     decay_text,
@@ -386,8 +399,7 @@ class PlaygroundView(Widget):
         out.append(f"{len(results)} result{'s' if len(results) != 1 else ''}", style="bold")
         out.append(f" · {mode} · {total:.1f} ms · dry run")
         if self.overrides:
-            out.append(f" · {len(self.overrides)} knob{'s' if len(self.overrides) != 1 else ''} changed",
-                       style="yellow")
+            out.append(f" · {len(self.overrides)} knob{'s' if len(self.overrides) != 1 else ''} changed", style="yellow")
         if self.baseline is not None:
             out.append(f" · vs baseline “{self.baseline_query}”", style="cyan")
         for notice in data.get("notices", []):
@@ -407,17 +419,19 @@ class PlaygroundView(Widget):
         out.add_column(style="bold")
         out.add_column(style="dim")
         for d in dropped:
-            out.add_row(Text(str(d.get("stage", "?"))), Text(str(d.get("key") or d.get("id", "")[:8])), Text(str(d.get("reason", ""))))
+            out.add_row(
+                Text(str(d.get("stage", "?"))), Text(str(d.get("key") or d.get("id", "")[:8])), Text(str(d.get("reason", "")))
+            )
         if self.baseline is not None:
             current = set(self.ranks())
             for entry_id, rank in sorted(self.baseline.items(), key=lambda kv: kv[1]):
                 if entry_id not in current:
-                    out.add_row("baseline", Text(self.baseline_keys.get(entry_id, entry_id[:8])),
-                                f"was #{rank}, no longer in the results")
+                    out.add_row(
+                        "baseline", Text(self.baseline_keys.get(entry_id, entry_id[:8])), f"was #{rank}, no longer in the results"
+                    )
         box = self.query_one("#pg-dropped")
         box.border_title = f"Dropped ({len(dropped)})"
-        self.query_one("#pg-dropped-text", Static).update(
-            out if out.row_count else Text("nothing dropped", style="dim"))
+        self.query_one("#pg-dropped-text", Static).update(out if out.row_count else Text("nothing dropped", style="dim"))
 
     def _timings(self, data: dict[str, Any]) -> None:
         timings = {k: v for k, v in (data.get("timings_ms", {}) or {}).items() if isinstance(v, (int, float))}
@@ -479,8 +493,9 @@ class PlaygroundView(Widget):
     def action_save_knobs(self) -> None:
         panel = self.query_one(KnobPanel)
         if panel.invalid:
-            self.app.notify("Fix the invalid knobs first: " + "; ".join(panel.invalid.values()),
-                            title="Not saved", severity="error")
+            self.app.notify(
+                "Fix the invalid knobs first: " + "; ".join(panel.invalid.values()), title="Not saved", severity="error"
+            )
             return
         overrides = panel.overrides()
         try:
@@ -491,8 +506,7 @@ class PlaygroundView(Widget):
             return
         self.app.apply_settings(settings)
         panel.reset(settings)
-        self.app.notify(f"Saved {len(overrides)} knob{'s' if len(overrides) != 1 else ''} to {path}",
-                        title="Config saved")
+        self.app.notify(f"Saved {len(overrides)} knob{'s' if len(overrides) != 1 else ''} to {path}", title="Config saved")
 
     def action_reset_knobs(self) -> None:
         self.query_one(KnobPanel).reset(self.app.settings)
@@ -518,8 +532,9 @@ class PlaygroundView(Widget):
     def _knob_status(self, invalid: dict[str, str]) -> None:
         out = Text()
         if self.overrides:
-            out.append("changed: " + ", ".join(f"{k.replace('memory.', '')}={v}" for k, v in self.overrides.items()),
-                       style="yellow")
+            out.append(
+                "changed: " + ", ".join(f"{k.replace('memory.', '')}={v}" for k, v in self.overrides.items()), style="yellow"
+            )
         if invalid:
             out.append(("\n" if out else "") + f"{len(invalid)} invalid (not used)", style="bold red")
         self.query_one("#pg-knob-status", Static).update(out)
@@ -588,8 +603,7 @@ class PlaygroundView(Widget):
             return
 
         def progress(label: str):
-            return lambda done, total: self.post_message(
-                self.MetricsProgress(seq, f"{label}judging {done}/{total} queries"))
+            return lambda done, total: self.post_message(self.MetricsProgress(seq, f"{label}judging {done}/{total} queries"))
 
         try:
             knobs = await engine.evaluate_judgments(overrides, progress=progress(""))

@@ -49,8 +49,13 @@ class TierPyramid(Widget, can_focus=True):
             pad = (width - bar_width) // 2
             chosen = self.selected == tier
             on_cursor = self.has_focus and self.cursor == i
-            style = Style(color="#ffffff" if tier != "archival" else "#000000", bgcolor=colour, bold=True,
-                          underline=chosen, reverse=on_cursor)
+            style = Style(
+                color="#ffffff" if tier != "archival" else "#000000",
+                bgcolor=colour,
+                bold=True,
+                underline=chosen,
+                reverse=on_cursor,
+            )
             marker = "▶" if chosen else " "
             out.append(marker.rjust(pad) if pad else "", style=Style(color=colour, bold=True))
             out.append(inner, style=style)

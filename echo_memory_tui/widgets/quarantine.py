@@ -47,14 +47,17 @@ def strip_plan(record: Any) -> tuple[Optional[dict[str, Any]], str]:
     what goes (field, code point, offset); else None and why it cannot be retried."""
     detail = record.detail or {}
     if record.reason != "invisible_unicode":
-        return None, (f"Strip and retry is for writes refused only for invisible characters; this one was refused "
-                      f"for {reason_group(record)}.")
+        return None, (
+            f"Strip and retry is for writes refused only for invisible characters; this one was refused "
+            f"for {reason_group(record)}."
+        )
     content = str(detail.get("content", ""))
     if int(detail.get("content_length", len(content))) != len(content):
-        return None, (f"The audit log keeps only the first {len(content):,} of its "
-                      f"{int(detail['content_length']):,} characters, so it cannot be retried from here.")
-    plan: dict[str, Any] = {"type": detail.get("type", "environment"), "source": detail.get("source", "legacy"),
-                            "removed": []}
+        return None, (
+            f"The audit log keeps only the first {len(content):,} of its "
+            f"{int(detail['content_length']):,} characters, so it cannot be retried from here."
+        )
+    plan: dict[str, Any] = {"type": detail.get("type", "environment"), "source": detail.get("source", "legacy"), "removed": []}
     for name in ("key", "content"):
         text, removed = strip_invisible(str(detail.get(name, "")))
         plan[name] = text
@@ -112,9 +115,17 @@ class QuarantineView(Widget):
         table = self.query_one(DataTable)
         widths = (16, 17, 20, 8, 18)
         room = max(20, self.app.size.width - 4 - sum(widths) - 2 * (len(widths) + 1) - 2)
-        for (name, title), width in zip((("at", "when"), ("reason", "reason"), ("family", "family"),
-                                         ("actor", "actor"), ("key", "key"), ("content", "content")),
-                                        (*widths, room)):
+        for (name, title), width in zip(
+            (
+                ("at", "when"),
+                ("reason", "reason"),
+                ("family", "family"),
+                ("actor", "actor"),
+                ("key", "key"),
+                ("content", "content"),
+            ),
+            (*widths, room),
+        ):
             table.add_column(title, key=name, width=width)
 
     def start(self) -> None:
@@ -187,8 +198,9 @@ class QuarantineView(Widget):
             table.move_cursor(row=min(keep, len(self.records) - 1))
             self._show(self.records[table.cursor_row])
         else:
-            self.query_one("#q-summary", Static).update(Text("No blocked writes" + (
-                f" refused for {flt}." if flt else "."), style="dim"))
+            self.query_one("#q-summary", Static).update(
+                Text("No blocked writes" + (f" refused for {flt}." if flt else "."), style="dim")
+            )
             self.query_one("#q-content", Static).update("")
 
     @on(DataTable.RowHighlighted, "#q-table")
@@ -216,12 +228,12 @@ class QuarantineView(Widget):
         if record.entry_id:
             table.add_row("protected", record.entry_id)
         if record.reason == "invisible_unicode":
-            table.add_row("fix", Text("s strips the invisible characters and retries (shows what goes first)",
-                                      style="italic"))
+            table.add_row("fix", Text("s strips the invisible characters and retries (shows what goes first)", style="italic"))
         self.query_one("#q-summary", Static).update(table)
         content = str(detail.get("content", ""))
         self.query_one("#q-content", Static).update(
-            highlight_span(content, scan.get("offset"), scan.get("matched"), scan.get("codepoint")))
+            highlight_span(content, scan.get("offset"), scan.get("matched"), scan.get("codepoint"))
+        )
 
     def action_move(self, step: int) -> None:
         table = self.query_one(DataTable)
@@ -273,8 +285,11 @@ class QuarantineView(Widget):
             return
         body = Text()
         count = len(plan["removed"])
-        body.append(f"Remove {count} invisible character{'s' * (count != 1)} and write {plan['key']!r} again, "
-                    "as you, through the write scanner:\n\n", style="bold")
+        body.append(
+            f"Remove {count} invisible character{'s' * (count != 1)} and write {plan['key']!r} again, "
+            "as you, through the write scanner:\n\n",
+            style="bold",
+        )
         for r in plan["removed"][:20]:
             body.append(f"  {r['field']:<8} {r['codepoint']:<8} at offset {r['offset']:<6} {r['class']}\n")
         if count > 20:
@@ -282,20 +297,33 @@ class QuarantineView(Widget):
         detail = record.detail or {}
         body.append("\nNow (removed characters marked):\n", style="dim")
         body.append_text(visible(str(detail.get("content", ""))[:600]))
-        body.append(f"\n\nAs {plan['type']}, {plan['source']}, importance 0.5, no tags (the audit log keeps "
-                    "neither).", style="dim")
+        body.append(
+            f"\n\nAs {plan['type']}, {plan['source']}, importance 0.5, no tags (the audit log keeps neither).", style="dim"
+        )
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:
                 self._retry(record, plan)
 
-        self.app.push_screen(ConfirmScreen("Strip invisible characters and retry", body, "Strip and retry",
-                                           danger=False), confirmed)
+        self.app.push_screen(
+            ConfirmScreen("Strip invisible characters and retry", body, "Strip and retry", danger=False), confirmed
+        )
 
     def _retry(self, record: Any, plan: dict[str, Any]) -> None:
         def refused(detail: dict[str, Any]) -> None:
             self.say(f"Still refused: {detail.get('message', 'the write was refused')}")
 
-        self.app.write(f"retried {plan['key']} without invisible characters", lambda engine: engine.add(
-            plan["key"], plan["content"], plan["type"], plan["source"], (), 0.5, actor="user",
-            reason=f"strip and retry of blocked write {record.id}"), on_refused=refused)
+        self.app.write(
+            f"retried {plan['key']} without invisible characters",
+            lambda engine: engine.add(
+                plan["key"],
+                plan["content"],
+                plan["type"],
+                plan["source"],
+                (),
+                0.5,
+                actor="user",
+                reason=f"strip and retry of blocked write {record.id}",
+            ),
+            on_refused=refused,
+        )

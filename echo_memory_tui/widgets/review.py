@@ -49,8 +49,7 @@ def action_label(action: str) -> str:
     """A resolution's action in words (auto:<rule> is consolidation's policy)."""
     if action.startswith("auto:"):
         return f"policy: {action[5:].replace('_', ' ')}"
-    return {"keep_a": "kept A", "keep_b": "kept B", "keep_both": "kept both (dismissed)",
-            "merge": "merged"}.get(action, action)
+    return {"keep_a": "kept A", "keep_b": "kept B", "keep_both": "kept both (dismissed)", "merge": "merged"}.get(action, action)
 
 
 class ReviewView(Widget):
@@ -82,8 +81,9 @@ class ReviewView(Widget):
     pairs: reactive[list[Pair]] = reactive(list, init=False, always_update=True)
 
     class Loaded(Message):
-        def __init__(self, pairs: Optional[list[Pair]], last: Optional[Any], error: str = "",
-                     decisions: Optional[list[Any]] = None) -> None:
+        def __init__(
+            self, pairs: Optional[list[Pair]], last: Optional[Any], error: str = "", decisions: Optional[list[Any]] = None
+        ) -> None:
             super().__init__()
             self.pairs = pairs
             self.last = last
@@ -105,8 +105,9 @@ class ReviewView(Widget):
             box.border_title = "Pending"
             yield OptionList(id="rv-queue")
         with Vertical(id="rv-main"):
-            yield Static("No pending contradictions. Consolidation (C) finds them; resolved ones can be undone (u).",
-                         id="rv-empty")
+            yield Static(
+                "No pending contradictions. Consolidation (C) finds them; resolved ones can be undone (u).", id="rv-empty"
+            )
             yield Static("", id="rv-head")
             with Horizontal(id="rv-sides"):
                 with VerticalScroll(id="rv-a", classes="side") as side:
@@ -175,8 +176,7 @@ class ReviewView(Widget):
         message.stop()
         self.loaded = True
         if message.pairs is None:
-            self.query_one("#rv-empty", Static).update(Text(f"Could not load contradictions: {message.error}",
-                                                            style="red"))
+            self.query_one("#rv-empty", Static).update(Text(f"Could not load contradictions: {message.error}", style="red"))
             self.add_class("-empty")
             return
         self.last_resolution = message.last
@@ -204,9 +204,12 @@ class ReviewView(Widget):
         self.query_one("#rv-queue-box").border_title = f"Pending ({len(pairs)})"
         self.set_class(not pairs, "-empty")
         if self.last_resolution and not pairs:
-            self.query_one("#rv-empty", Static).update(Text(
-                f"No pending contradictions. Last resolution: {action_label(self.last_resolution.action)} "
-                f"(u undoes it).", style="dim"))
+            self.query_one("#rv-empty", Static).update(
+                Text(
+                    f"No pending contradictions. Last resolution: {action_label(self.last_resolution.action)} (u undoes it).",
+                    style="dim",
+                )
+            )
         if not pairs:
             self.selected_id = None
             return
@@ -243,8 +246,7 @@ class ReviewView(Widget):
         head.append("\nconfidence ")
         head.append(f"{r.confidence:.2f} ", style="bold yellow")
         head.append(bar(r.confidence, 10), style="yellow")
-        head.append(f"  · {r.kind} · detected by {r.detector or '?'} · {age(r.created_at, now)} ago",
-                    style="dim")
+        head.append(f"  · {r.kind} · detected by {r.detector or '?'} · {age(r.created_at, now)} ago", style="dim")
         self.query_one("#rv-head", Static).update(head)
         text_a, text_b = word_diff(a.content, b.content)
         for side, entry, text, label in (("a", a, text_a, "A"), ("b", b, text_b, "B")):
@@ -320,9 +322,9 @@ class ReviewView(Widget):
         self.set_class(False, "-empty")
         if not self.decisions:
             self.selected_decision = None
-            self.query_one("#rv-decision-text", Static).update(Text(
-                "No decisions yet: resolved and dismissed contradictions show here. h: back to pending.",
-                style="dim"))
+            self.query_one("#rv-decision-text", Static).update(
+                Text("No decisions yet: resolved and dismissed contradictions show here. h: back to pending.", style="dim")
+            )
             return
         ids = [str(d.resolution_id) for d in self.decisions]
         index = ids.index(self.selected_decision) if self.selected_decision in ids else 0
@@ -336,8 +338,7 @@ class ReviewView(Widget):
         table.add_column(style="dim", justify="right")
         table.add_column()
         table.add_row("decision", Text(action_label(d.action), style="bold"))
-        table.add_row("who", Text(f"{d.actor}: " + ("a person" if d.by_person
-                                                     else "automatic (consolidation's policy)")))
+        table.add_row("who", Text(f"{d.actor}: " + ("a person" if d.by_person else "automatic (consolidation's policy)")))
         table.add_row("when", f"{stamp(d.at)} ({age(d.at, now)} ago)")
         table.add_row("A", Text(d.keys[0]))
         table.add_row("B", Text(d.keys[1]))
@@ -346,8 +347,11 @@ class ReviewView(Widget):
         if d.undone_at:
             state = Text(f"undone {stamp(d.undone_at)}; the contradiction was reopened", style="dim")
         else:
-            state = Text("in force: u undoes it (reopens the contradiction, brings back what it archived)"
-                         + ("" if d.by_person else "; it asks first"), style="yellow")
+            state = Text(
+                "in force: u undoes it (reopens the contradiction, brings back what it archived)"
+                + ("" if d.by_person else "; it asks first"),
+                style="yellow",
+            )
         table.add_row("state", state)
         table.add_row("keys", Text("u undo · h pending queue · ctrl+o open A", style="dim"))
         self.query_one("#rv-decision-text", Static).update(table)
@@ -385,9 +389,11 @@ class ReviewView(Widget):
         keep = {"keep_a": "a", "keep_b": "b", "keep_both": "both"}[choice]
         cid = pair.record.id
         loser = pair.b if keep == "a" else pair.a
-        what = {"a": f"kept A; {loser.key} v{loser.version} archived",
-                "b": f"kept B; {loser.key} v{loser.version} archived",
-                "both": "kept both (dismissed)"}[keep]
+        what = {
+            "a": f"kept A; {loser.key} v{loser.version} archived",
+            "b": f"kept B; {loser.key} v{loser.version} archived",
+            "both": "kept both (dismissed)",
+        }[keep]
         self.app.write(what, lambda engine: self.app.consolidation().resolve(cid, keep, actor="user"))
 
     def action_merge(self, text: Optional[str] = None, note: str = "") -> None:
@@ -409,10 +415,12 @@ class ReviewView(Widget):
                 def after(choice: Optional[str]) -> None:
                     if choice == "edit":
                         self.action_merge(new_text, note=f"Refused: {detail.get('message', '')}")
+
                 self.app.push_screen(RefusalScreen("merged text", detail, new_text), after)
 
-            self.app.write(f"merged into {pair.a.key}", lambda engine: self.app.consolidation().merge(cid, new_text),
-                           on_refused=refused)
+            self.app.write(
+                f"merged into {pair.a.key}", lambda engine: self.app.consolidation().merge(cid, new_text), on_refused=refused
+            )
 
         self.app.push_screen(MergeScreen(pair.a, pair.b, text, note), merged)
 
@@ -441,8 +449,14 @@ class ReviewView(Widget):
             self._undo_resolution(mine.contradiction_id, mine.action)
             return
         auto = history[0]
-        self._ask_reopen(auto.actor, f"{auto.at:%Y-%m-%d %H:%M}", auto.action, list(auto.keys),
-                         auto.contradiction_id, "Nothing you resolved is left to undo.\n\n")
+        self._ask_reopen(
+            auto.actor,
+            f"{auto.at:%Y-%m-%d %H:%M}",
+            auto.action,
+            list(auto.keys),
+            auto.contradiction_id,
+            "Nothing you resolved is left to undo.\n\n",
+        )
 
     def _ask_reopen(self, actor: str, at: str, action: str, keys: list[str], cid: str, lead: str = "") -> None:
         """An automatic resolution is reopened only after the user has seen who made it,
@@ -453,8 +467,12 @@ class ReviewView(Widget):
         body.append("This resolution was made automatically by ")
         body.append(actor, style="bold")
         body.append(f" on {at}: {action}.\n")
-        body.append("Undoing it will reopen the contradiction" + (f" between {keys[0]} and {keys[1]}" if keys else "")
-                    + " and bring back the entry it archived.", style="bold")
+        body.append(
+            "Undoing it will reopen the contradiction"
+            + (f" between {keys[0]} and {keys[1]}" if keys else "")
+            + " and bring back the entry it archived.",
+            style="bold",
+        )
 
         def confirmed(yes: Optional[bool]) -> None:
             if yes:

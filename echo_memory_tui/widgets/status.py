@@ -47,8 +47,11 @@ class StatusBar(Widget):
             out.append("live reload off", style="dim")
         if self.model:
             out.append(" · ")
-            style = "green" if self.model.startswith("embeddings ready") else (
-                "red" if "fail" in self.model or "unavailable" in self.model else "yellow")
+            style = (
+                "green"
+                if self.model.startswith("embeddings ready")
+                else ("red" if "fail" in self.model or "unavailable" in self.model else "yellow")
+            )
             out.append(self.model, style=style)
         if self.view_note:
             out.append(" · " + self.view_note, style="dim")

@@ -41,8 +41,8 @@ def markdown_text(markdown: str) -> Text:
         elif line.startswith("- **"):
             end = line.find("**", 4)
             out.append("- ", style="dim")
-            out.append(line[2:end + 2], style="bold")
-            out.append(line[end + 2:] + "\n")
+            out.append(line[2 : end + 2], style="bold")
+            out.append(line[end + 2 :] + "\n")
         else:
             out.append(line + "\n")
     out.rstrip()
@@ -136,8 +136,7 @@ class WorkingView(Widget):
             budget = self.budget or int(settings.get("memory.workingCharBudget"))
             rendered = await engine.render_working(session, char_budget=budget)
             core = await engine.core_snapshot(char_budget=budget)
-            data = WorkingData(sessions, session, rendered, core, budget,
-                               int(settings.get("memory.workingMaxEntries")), counts)
+            data = WorkingData(sessions, session, rendered, core, budget, int(settings.get("memory.workingMaxEntries")), counts)
         except Exception as exc:
             self.post_message(self.Loaded(None, f"{type(exc).__name__}: {exc}"))
             return
@@ -161,8 +160,10 @@ class WorkingView(Widget):
             pane.border_subtitle = "no live session"
         else:
             position = data.sessions.index(data.session) + 1
-            pane.border_subtitle = (f"session {data.session} ({position}/{len(data.sessions)}) · "
-                                    f"{data.counts.get(data.session, 0)}/{data.capacity} entries · [ ] switch")
+            pane.border_subtitle = (
+                f"session {data.session} ({position}/{len(data.sessions)}) · "
+                f"{data.counts.get(data.session, 0)}/{data.capacity} entries · [ ] switch"
+            )
         budget = Text()
         budget.append(f"{used:,} / {data.budget:,} chars ", style="bold")
         budget.append(bar(used / max(1, data.budget), 24), style="yellow" if used > 0.9 * data.budget else "green")
@@ -171,8 +172,10 @@ class WorkingView(Widget):
             budget.append("  (previewing a budget: = resets)", style="yellow")
         self.query_one("#working-budget", Static).update(budget)
         self.query_one("#working-md", Static).update(
-            markdown_text(rendered.markdown) if rendered.included or rendered.cut
-            else Group(markdown_text(rendered.markdown), Text("(the WORKING buffer is empty)", style="dim")))
+            markdown_text(rendered.markdown)
+            if rendered.included or rendered.cut
+            else Group(markdown_text(rendered.markdown), Text("(the WORKING buffer is empty)", style="dim"))
+        )
         self.query_one("#working-cut", Static).update(cut_text(rendered))
         self.query_one("#core-md", Static).update(markdown_text(core.markdown))
         core_pane = self.query_one("#core-pane")

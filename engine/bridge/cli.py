@@ -27,14 +27,27 @@ def register(add) -> None:
     # dests of their own: a subcommand's default would otherwise overwrite `echo-memory --db X mcp`
     p.add_argument("--db", dest="mcp_db", type=Path, metavar="PATH", help="store file (default: the global --db)")
     p.add_argument("--config", dest="mcp_config", type=Path, metavar="PATH", help="TOML config (default: the global --config)")
-    p.add_argument("--read-only", dest="mcp_read_only", action="store_true",
-                   help="serve reads only: no write tool is listed and the store opens read-only")
-    p.add_argument("--create", dest="mcp_create", action="store_true",
-                   help="make a new empty store at --db if there is none (without it a missing store is refused)")
-    p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
-                   help="stdio (default; the agent launches this command) or http (streamable HTTP)")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="HTTP address to bind (default 127.0.0.1, loopback only: there is no authentication)")
+    p.add_argument(
+        "--read-only",
+        dest="mcp_read_only",
+        action="store_true",
+        help="serve reads only: no write tool is listed and the store opens read-only",
+    )
+    p.add_argument(
+        "--create",
+        dest="mcp_create",
+        action="store_true",
+        help="make a new empty store at --db if there is none (without it a missing store is refused)",
+    )
+    p.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio (default; the agent launches this command) or http (streamable HTTP)",
+    )
+    p.add_argument(
+        "--host", default="127.0.0.1", help="HTTP address to bind (default 127.0.0.1, loopback only: there is no authentication)"
+    )
     p.add_argument("--port", type=port_number, default=8765, help="HTTP port (default 8765)")
     p.set_defaults(needs_store=False)
     register_sync(add)
@@ -53,13 +66,20 @@ async def cmd_mcp(_engine, args) -> int:
 
 def register_sync(add) -> None:
     p = add("sync", cmd_sync, "two-way sync with an agent's memory folder (hermes, Echo-Agent)")
-    p.add_argument("--from", dest="sync_format", required=True, choices=["hermes", "echo-agent"],
-                   help="the folder's format: hermes (MEMORY.md, USER.md) or echo-agent")
+    p.add_argument(
+        "--from",
+        dest="sync_format",
+        required=True,
+        choices=["hermes", "echo-agent"],
+        help="the folder's format: hermes (MEMORY.md, USER.md) or echo-agent",
+    )
     p.add_argument("folder", type=Path, metavar="DIR", help="the agent's memory folder")
     p.add_argument("--watch", action="store_true", help="keep syncing on every change until interrupted")
-    p.add_argument("--write-back", action="store_true",
-                   help="also write the store's curated state back into the folder's files (previous file kept "
-                        "as NAME.bak)")
+    p.add_argument(
+        "--write-back",
+        action="store_true",
+        help="also write the store's curated state back into the folder's files (previous file kept as NAME.bak)",
+    )
 
 
 async def cmd_sync(engine, args) -> int:
@@ -87,9 +107,10 @@ async def cmd_sync(engine, args) -> int:
 
 
 def describe(report) -> str:
-    lines = [f"landed {len(report.landed)}, archived {len(report.archived)}, conflicts {len(report.conflicts)}, "
-             f"refused {len(report.refused)}"
-             + "".join(f", wrote {n} to {f}" for f, n in report.written.items())]
+    lines = [
+        f"landed {len(report.landed)}, archived {len(report.archived)}, conflicts {len(report.conflicts)}, "
+        f"refused {len(report.refused)}" + "".join(f", wrote {n} to {f}" for f, n in report.written.items())
+    ]
     lines += [f"  conflict: {c['file']} {c['key']}: kept as {c['kept_as']}" for c in report.conflicts]
     lines += [f"  refused: {r['file']} {r['key']}: {r['reason']}: {r['message']}" for r in report.refused]
     lines += [f"  error: {e}" for e in report.errors]

@@ -68,9 +68,16 @@ def derived_key(content: str) -> str:
 def entry_view(entry: MemoryEntry) -> dict[str, Any]:
     """What a model needs of an entry: no embedding ids or decay bookkeeping."""
     return {
-        "id": entry.id, "key": entry.key, "content": entry.content, "target": entry.type.label,
-        "tier": entry.tier.label, "provenance": entry.source.label, "importance": entry.importance,
-        "tags": list(entry.tags), "pinned": entry.pinned, "version": entry.version,
+        "id": entry.id,
+        "key": entry.key,
+        "content": entry.content,
+        "target": entry.type.label,
+        "tier": entry.tier.label,
+        "provenance": entry.source.label,
+        "importance": entry.importance,
+        "tags": list(entry.tags),
+        "pinned": entry.pinned,
+        "version": entry.version,
         "updated_at": entry.updated_at.isoformat(),
     }
 
@@ -117,8 +124,10 @@ class MemoryBridge:
                 if not _is_busy(exc):
                     raise
                 if loop.time() > deadline:
-                    raise ToolError(f"the memory store stayed busy for {BUSY_RETRY_SECONDS:.0f} s (other writers); "
-                                    "nothing was stored, try again") from None
+                    raise ToolError(
+                        f"the memory store stayed busy for {BUSY_RETRY_SECONDS:.0f} s (other writers); "
+                        "nothing was stored, try again"
+                    ) from None
             except WriteRejected as exc:
                 raise ToolError(refusal_text(exc)) from None
             except (InvalidValue, ConfigError) as exc:
@@ -129,31 +138,61 @@ class MemoryBridge:
             delay = min(delay * 2, 0.5)
 
     # ---- memory ----------------------------------------------------------------------
-    async def memory(self, actor: Actor, action: str, target: Optional[str], key: Optional[str],
-                     content: Optional[str], old_text: Optional[str], query: Optional[str], tags: Optional[str],
-                     importance: Optional[float], source: str, limit: int) -> dict[str, Any]:
+    async def memory(
+        self,
+        actor: Actor,
+        action: str,
+        target: Optional[str],
+        key: Optional[str],
+        content: Optional[str],
+        old_text: Optional[str],
+        query: Optional[str],
+        tags: Optional[str],
+        importance: Optional[float],
+        source: str,
+        limit: int,
+    ) -> dict[str, Any]:
         """One action of the `memory` tool; without a target, list/search/replace/remove
         look at both kinds and add stores an environment memory."""
         kind = MemoryType.parse(target) if target is not None else None
         if action in ("list", "search"):
             text = _required(query, "query", action) if action == "search" else None
-            found = await self.call(lambda: self.engine.list_entries(
-                EntryFilter(tier=MemoryTier.SEMANTIC, type=kind, text=text), order_by="importance", limit=limit))
+            found = await self.call(
+                lambda: self.engine.list_entries(
+                    EntryFilter(tier=MemoryTier.SEMANTIC, type=kind, text=text), order_by="importance", limit=limit
+                )
+            )
             return {"action": action, "target": target, "entries": [entry_view(e) for e in found]}
         if action == "add":
             text = _required(content, "content", action)
-            outcome = await self.call(lambda: self.engine.add(
-                key or derived_key(text), text, kind or MemoryType.ENVIRONMENT, source, _split_tags(tags),
-                0.5 if importance is None else importance, actor=actor, reason="mcp memory add"))
+            outcome = await self.call(
+                lambda: self.engine.add(
+                    key or derived_key(text),
+                    text,
+                    kind or MemoryType.ENVIRONMENT,
+                    source,
+                    _split_tags(tags),
+                    0.5 if importance is None else importance,
+                    actor=actor,
+                    reason="mcp memory add",
+                )
+            )
             return {"action": outcome.action, "entry": entry_view(outcome.entry)}
         current = await self._pick(kind, key, old_text, action)
         if action == "replace":
             text = _required(content, "content", action)
-            outcome = await self.call(lambda: self.engine.add(
-                current.key, text, current.type, source,
-                current.tags if tags is None else _split_tags(tags),
-                current.importance if importance is None else importance, actor=actor,
-                reason="mcp memory replace"))
+            outcome = await self.call(
+                lambda: self.engine.add(
+                    current.key,
+                    text,
+                    current.type,
+                    source,
+                    current.tags if tags is None else _split_tags(tags),
+                    current.importance if importance is None else importance,
+                    actor=actor,
+                    reason="mcp memory replace",
+                )
+            )
             return {"action": outcome.action, "entry": entry_view(outcome.entry), "replaced_id": current.id}
         outcome = await self.call(lambda: self.engine.archive(current.id, actor=actor))
         return {"action": "archived", "entry": entry_view(outcome.entry)}
@@ -162,32 +201,41 @@ class MemoryBridge:
         """The one live entry that key names or old_text occurs in (case-sensitive)."""
         if key is None and old_text is None:
             raise ToolError(f"{action} needs `key` or `old_text` to pick the memory to {action}")
-        live = await self.call(lambda: self.engine.list_entries(
-            EntryFilter(tier=MemoryTier.SEMANTIC, type=kind, text=old_text)))
+        live = await self.call(lambda: self.engine.list_entries(EntryFilter(tier=MemoryTier.SEMANTIC, type=kind, text=old_text)))
         matches = [e for e in live if (key is None or e.key == key) and (old_text is None or old_text in e.content)]
         label = kind.label if kind is not None else "user or environment"
-        what = " and ".join(part for part in (key is not None and f"key {key!r}",
-                                               old_text is not None and f"text {old_text!r}") if part)
+        what = " and ".join(
+            part for part in (key is not None and f"key {key!r}", old_text is not None and f"text {old_text!r}") if part
+        )
         if not matches:
             raise ToolError(f"no current {label} memory matches {what}; use action list or search to find it")
         if len(matches) > 1:
             listed = "; ".join(f"{e.key} ({e.id[:8]}): {e.content[:60]!r}" for e in matches[:10])
-            raise ToolError(f"{len(matches)} {label} memories match {what}: {listed}. Give `key`, or a longer "
-                            "`old_text` that occurs in only one")
+            raise ToolError(
+                f"{len(matches)} {label} memories match {what}: {listed}. Give `key`, or a longer "
+                "`old_text` that occurs in only one"
+            )
         return matches[0]
 
     # ---- recall, sessions, prompt resources ------------------------------------------
     async def recall(self, query: str, limit: int, actor: Optional[Actor] = None) -> dict[str, Any]:
         """A real recall: the recall log names the client (mcp:<client>) that asked."""
         result = await self.call(lambda: self.engine.recall(query, limit=limit, dry=False, actor=actor))
-        hits = [{
-            "id": h.id, "key": h.key, "content": h.content, "tier": h.tier, "target": h.type,
-            "provenance": h.entry.source.label if h.entry is not None else None, "score": round(h.final, 6),
-            "found_by": [path for path, score in (("bm25", h.bm25), ("vector", h.vector)) if score.rank is not None],
-            "pinned": h.pinned,
-        } for h in result.results]
-        return {"query": query, "mode": result.mode, "results": hits,
-                "notices": [n.message for n in result.notices]}
+        hits = [
+            {
+                "id": h.id,
+                "key": h.key,
+                "content": h.content,
+                "tier": h.tier,
+                "target": h.type,
+                "provenance": h.entry.source.label if h.entry is not None else None,
+                "score": round(h.final, 6),
+                "found_by": [path for path, score in (("bm25", h.bm25), ("vector", h.vector)) if score.rank is not None],
+                "pinned": h.pinned,
+            }
+            for h in result.results
+        ]
+        return {"query": query, "mode": result.mode, "results": hits, "notices": [n.message for n in result.notices]}
 
     async def session_append(self, session: str, role: str, content: str) -> dict[str, Any]:
         async def append():
@@ -202,8 +250,12 @@ class MemoryBridge:
 
     async def session_end(self, session: str) -> dict[str, Any]:
         job = await self.call(lambda: self.engine.end_session(session))
-        return {"session": session, "job_id": job.id, "status": job.status,
-                "note": "consolidation runs in the background; episodes and facts appear when it finishes"}
+        return {
+            "session": session,
+            "job_id": job.id,
+            "status": job.status,
+            "note": "consolidation runs in the background; episodes and facts appear when it finishes",
+        }
 
     async def working(self, session: str) -> str:
         return (await self.call(lambda: self.engine.render_working(session))).markdown
@@ -223,28 +275,48 @@ def _split_tags(tags: Optional[str]) -> list[str]:
 
 
 # ---- the tools as a model sees them ---------------------------------------------------
-Target = Annotated[Optional[Literal["user", "environment"]], Field(
-    description="user: facts about the user (preferences, identity, habits); environment: facts about "
-                "projects, tools, machines and conventions. add defaults to environment; list, search, replace "
-                "and remove look at both when it is absent")]
-Key = Annotated[Optional[str], Field(
-    description=f"short stable label naming the fact, e.g. 'editor_theme' (max {MAX_KEY_CHARS} chars). "
-                "add: optional (derived from the content when absent); a second add with the same key makes a new "
-                "version. replace/remove: picks the memory by key", max_length=MAX_KEY_CHARS)]
-Content = Annotated[Optional[str], Field(description="the fact, one self-contained sentence or short paragraph "
-                                                     "(add, replace)")]
-OldText = Annotated[Optional[str], Field(description="replace/remove: an exact, case-sensitive substring of the "
-                                                     "memory to change; must match exactly one memory")]
-Query = Annotated[Optional[str], Field(description="search: text to look for in keys and contents "
-                                                   "(case-insensitive substring)")]
+Target = Annotated[
+    Optional[Literal["user", "environment"]],
+    Field(
+        description="user: facts about the user (preferences, identity, habits); environment: facts about "
+        "projects, tools, machines and conventions. add defaults to environment; list, search, replace "
+        "and remove look at both when it is absent"
+    ),
+]
+Key = Annotated[
+    Optional[str],
+    Field(
+        description=f"short stable label naming the fact, e.g. 'editor_theme' (max {MAX_KEY_CHARS} chars). "
+        "add: optional (derived from the content when absent); a second add with the same key makes a new "
+        "version. replace/remove: picks the memory by key",
+        max_length=MAX_KEY_CHARS,
+    ),
+]
+Content = Annotated[Optional[str], Field(description="the fact, one self-contained sentence or short paragraph (add, replace)")]
+OldText = Annotated[
+    Optional[str],
+    Field(
+        description="replace/remove: an exact, case-sensitive substring of the memory to change; must match exactly one memory"
+    ),
+]
+Query = Annotated[Optional[str], Field(description="search: text to look for in keys and contents (case-insensitive substring)")]
 Tags = Annotated[Optional[str], Field(description="comma-separated tags, e.g. 'editor,ui' (add, replace)")]
-Importance = Annotated[Optional[float], Field(ge=0.0, le=1.0, description="0 to 1: how much this matters "
-                                                                           "(default 0.5); low-importance facts fade")]
-Source = Annotated[Literal["model_inferred", "user_stated"], Field(
-    description="user_stated only when the user said this explicitly in the conversation; otherwise "
-                "model_inferred. A model_inferred write cannot replace a user_stated memory")]
-Session = Annotated[str, Field(min_length=1, max_length=MAX_SESSION_KEY_CHARS,
-                               description="a stable id for this conversation, e.g. 'chat-2026-11-30-1'")]
+Importance = Annotated[
+    Optional[float], Field(ge=0.0, le=1.0, description="0 to 1: how much this matters (default 0.5); low-importance facts fade")
+]
+Source = Annotated[
+    Literal["model_inferred", "user_stated"],
+    Field(
+        description="user_stated only when the user said this explicitly in the conversation; otherwise "
+        "model_inferred. A model_inferred write cannot replace a user_stated memory"
+    ),
+]
+Session = Annotated[
+    str,
+    Field(
+        min_length=1, max_length=MAX_SESSION_KEY_CHARS, description="a stable id for this conversation, e.g. 'chat-2026-11-30-1'"
+    ),
+]
 Role = Annotated[Literal[ROLES], Field(description="who said it")]  # type: ignore[valid-type]
 Limit = Annotated[int, Field(ge=1, le=MAX_LIST, description=f"most entries to return (1-{MAX_LIST})")]
 
@@ -268,60 +340,104 @@ def build_server(bridge: MemoryBridge, read_only: bool) -> MCPServer:
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
     if read_only:
-        async def memory_read(action: Annotated[Literal["search", "list"], Field(description="what to do")],
-                              target: Target = None, query: Query = None, limit: Limit = 20,
-                              ctx: Context = None) -> dict[str, Any]:
-            return await bridge.memory(bridge.actor(ctx), action, target, None, None, None, query, None, None,
-                                       "model_inferred", limit)
+
+        async def memory_read(
+            action: Annotated[Literal["search", "list"], Field(description="what to do")],
+            target: Target = None,
+            query: Query = None,
+            limit: Limit = 20,
+            ctx: Context = None,
+        ) -> dict[str, Any]:
+            return await bridge.memory(
+                bridge.actor(ctx), action, target, None, None, None, query, None, None, "model_inferred", limit
+            )
 
         server.add_tool(memory_read, name="memory", description=READ_ACTIONS_DOC, annotations=reading)
     else:
-        async def memory(action: Annotated[Literal["add", "replace", "remove", "search", "list"],
-                                           Field(description="what to do")],
-                         target: Target = None, key: Key = None, content: Content = None,
-                         old_text: OldText = None, query: Query = None, tags: Tags = None,
-                         importance: Importance = None, source: Source = "model_inferred", limit: Limit = 20,
-                         ctx: Context = None) -> dict[str, Any]:
-            return await bridge.memory(bridge.actor(ctx), action, target, key, content, old_text, query, tags,
-                                       importance, source, limit)
 
-        server.add_tool(memory, name="memory", description=WRITE_ACTIONS_DOC,
-                        annotations=ToolAnnotations(destructive_hint=False, idempotent_hint=False,
-                                                    open_world_hint=False))
+        async def memory(
+            action: Annotated[Literal["add", "replace", "remove", "search", "list"], Field(description="what to do")],
+            target: Target = None,
+            key: Key = None,
+            content: Content = None,
+            old_text: OldText = None,
+            query: Query = None,
+            tags: Tags = None,
+            importance: Importance = None,
+            source: Source = "model_inferred",
+            limit: Limit = 20,
+            ctx: Context = None,
+        ) -> dict[str, Any]:
+            return await bridge.memory(
+                bridge.actor(ctx), action, target, key, content, old_text, query, tags, importance, source, limit
+            )
 
-    async def recall(query: Annotated[str, Field(min_length=1, description="what you need to remember, in words")],
-                     limit: Annotated[int, Field(ge=1, le=50, description="most results (1-50)")] = 10,
-                     ctx: Context = None) -> dict[str, Any]:
+        server.add_tool(
+            memory,
+            name="memory",
+            description=WRITE_ACTIONS_DOC,
+            annotations=ToolAnnotations(destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+        )
+
+    async def recall(
+        query: Annotated[str, Field(min_length=1, description="what you need to remember, in words")],
+        limit: Annotated[int, Field(ge=1, le=50, description="most results (1-50)")] = 10,
+        ctx: Context = None,
+    ) -> dict[str, Any]:
         return await bridge.recall(query, limit, bridge.actor(ctx))
 
-    server.add_tool(recall, name="recall", annotations=reading, description=(
-        "Find the memories most relevant to a query (hybrid keyword + meaning search, reranked, weighted by "
-        "decay), best first: id, key, content, tier, provenance, score and which search paths found each. "
-        "Recalling a memory counts as using it, which keeps it from fading."))
+    server.add_tool(
+        recall,
+        name="recall",
+        annotations=reading,
+        description=(
+            "Find the memories most relevant to a query (hybrid keyword + meaning search, reranked, weighted by "
+            "decay), best first: id, key, content, tier, provenance, score and which search paths found each. "
+            "Recalling a memory counts as using it, which keeps it from fading."
+        ),
+    )
 
     if not read_only:
-        async def session_append(session: Session,
-                                 role: Role,
-                                 content: Annotated[str, Field(min_length=1, description="the message text")],
-                                 ) -> dict[str, Any]:
+
+        async def session_append(
+            session: Session,
+            role: Role,
+            content: Annotated[str, Field(min_length=1, description="the message text")],
+        ) -> dict[str, Any]:
             return await bridge.session_append(session, role, content)
 
         async def session_end(session: Session) -> dict[str, Any]:
             return await bridge.session_end(session)
 
-        server.add_tool(session_append, name="session_append", description=(
-            "Append one message of the current conversation to its session (opened on first use). At "
-            "session_end the memory distils the conversation into an episode and durable facts."))
-        server.add_tool(session_end, name="session_end", description=(
-            "End the conversation's session and schedule its consolidation; returns at once with the job id."))
+        server.add_tool(
+            session_append,
+            name="session_append",
+            description=(
+                "Append one message of the current conversation to its session (opened on first use). At "
+                "session_end the memory distils the conversation into an episode and durable facts."
+            ),
+        )
+        server.add_tool(
+            session_end,
+            name="session_end",
+            description=("End the conversation's session and schedule its consolidation; returns at once with the job id."),
+        )
 
-    @server.resource("memory://core", name="core", mime_type="text/markdown",
-                     description="Pinned and user memories: what every prompt should start with (markdown).")
+    @server.resource(
+        "memory://core",
+        name="core",
+        mime_type="text/markdown",
+        description="Pinned and user memories: what every prompt should start with (markdown).",
+    )
     async def core() -> str:
         return await bridge.core()
 
-    @server.resource("memory://working/{session}", name="working", mime_type="text/markdown",
-                     description="A session's WORKING memory notes as prompt markdown.")
+    @server.resource(
+        "memory://working/{session}",
+        name="working",
+        mime_type="text/markdown",
+        description="A session's WORKING memory notes as prompt markdown.",
+    )
     async def working(session: str) -> str:
         return await bridge.working(session)
 

@@ -16,7 +16,11 @@ sync is read in first, so an edit on either side is never written over: where th
 file and the store both changed one entry, the file's text becomes a new version,
 or, when the guard keeps a person's version, a sibling entry tagged sync-conflict.
 
-What was synced (per key: content hash and file) is kept beside the store."""
+What was synced (per key: content hash and file) is kept beside the store.
+
+Why so long: one sync state machine (read in, conflicts, write back, watch) shared
+by both formats; the formats themselves are small codecs at the top.
+"""
 
 from __future__ import annotations
 
@@ -113,20 +117,43 @@ class EchoAgentFormat:
                 raise InvalidValue(f"{file} entry {index}: {exc}") from None
             if entry.superseded_by:
                 continue  # an old version Echo-Agent keeps; its head carries the fact
-            out.append(FileItem(entry.key or f"echo-agent/{entry.id}", entry.content, self.files[file],
-                                list(entry.tags), entry.importance, entry.tier is MemoryTier.ARCHIVAL))
+            out.append(
+                FileItem(
+                    entry.key or f"echo-agent/{entry.id}",
+                    entry.content,
+                    self.files[file],
+                    list(entry.tags),
+                    entry.importance,
+                    entry.tier is MemoryTier.ARCHIVAL,
+                )
+            )
         return out
 
     def render(self, file: str, entries: list[MemoryEntry]) -> tuple[bytes, list[MemoryEntry]]:
         """Echo-Agent's own layout (store.py _save_type): its 17 fields, naive local
         timestamps, "" for empty links, sorted by creation, indented JSON."""
-        rows = [{
-            "id": e.id, "type": e.type.value, "tier": e.tier.value, "key": e.key, "content": e.content,
-            "tags": list(e.tags), "source_session": e.source_session, "created_at": _local(e.created_at),
-            "updated_at": _local(e.updated_at), "importance": e.importance, "access_count": e.access_count,
-            "last_accessed": _local(e.last_accessed), "embedding_id": "", "episode_id": e.episode_id or "",
-            "version": e.version, "superseded_by": "", "source": e.source.label,
-        } for e in entries]
+        rows = [
+            {
+                "id": e.id,
+                "type": e.type.value,
+                "tier": e.tier.value,
+                "key": e.key,
+                "content": e.content,
+                "tags": list(e.tags),
+                "source_session": e.source_session,
+                "created_at": _local(e.created_at),
+                "updated_at": _local(e.updated_at),
+                "importance": e.importance,
+                "access_count": e.access_count,
+                "last_accessed": _local(e.last_accessed),
+                "embedding_id": "",
+                "episode_id": e.episode_id or "",
+                "version": e.version,
+                "superseded_by": "",
+                "source": e.source.label,
+            }
+            for e in entries
+        ]
         rows.sort(key=lambda r: (r["created_at"], r["updated_at"], r["id"]))
         return json.dumps(rows, ensure_ascii=False, indent=2).encode("utf-8"), entries
 
@@ -176,8 +203,7 @@ class SyncReport:
     unreadable: set[str] = field(default_factory=set)  # files not written back this pass
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("landed", "archived", "conflicts", "refused", "errors", "written",
-                                              "left_out")}
+        return {k: getattr(self, k) for k in ("landed", "archived", "conflicts", "refused", "errors", "written", "left_out")}
 
 
 class FolderSync:
@@ -199,8 +225,10 @@ class FolderSync:
         except FileNotFoundError:
             return {"files": {}, "entries": {}}
         except (ValueError, UnicodeDecodeError) as exc:
-            raise InvalidValue(f"sync state {self.state_path} is unreadable ({exc}); move it away to start a "
-                               "fresh sync (entries already in the store are kept)") from None
+            raise InvalidValue(
+                f"sync state {self.state_path} is unreadable ({exc}); move it away to start a "
+                "fresh sync (entries already in the store are kept)"
+            ) from None
         return state
 
     def _save_state(self) -> None:
@@ -264,8 +292,15 @@ class FolderSync:
             if match is not None:
                 keys[n] = match
                 del free[match]
-        pairs = sorted(((SequenceMatcher(None, r.get("text", ""), items[n].content).ratio(), n, k)
-                        for n in range(len(items)) if keys[n] is None for k, r in free.items()), reverse=True)
+        pairs = sorted(
+            (
+                (SequenceMatcher(None, r.get("text", ""), items[n].content).ratio(), n, k)
+                for n in range(len(items))
+                if keys[n] is None
+                for k, r in free.items()
+            ),
+            reverse=True,
+        )
         for ratio, n, k in pairs:
             if ratio >= EDIT_SIMILARITY and keys[n] is None and k in free:
                 keys[n] = k
@@ -282,8 +317,12 @@ class FolderSync:
         return keys
 
     async def _land(self, file: str, key: str, item: FileItem, record: Optional[dict], report: SyncReport) -> None:
-        record_state: dict[str, Any] = {"hash": content_hash(item.content), "file": file, "text": item.content[:EXCERPT],
-                        "archived": item.archived}
+        record_state: dict[str, Any] = {
+            "hash": content_hash(item.content),
+            "file": file,
+            "text": item.content[:EXCERPT],
+            "archived": item.archived,
+        }
         current = await self._current(item.type, key)
         if item.archived:
             if current is not None and current.tier is MemoryTier.SEMANTIC:
@@ -301,8 +340,16 @@ class FolderSync:
             await self._keep_beside(file, key, item, importance, current, record_state, report, "the entry is pinned")
             return
         try:
-            outcome = await self.engine.add(key, item.content, item.type, "model_inferred", item.tags, importance,
-                                            actor=self.actor, reason=f"sync from {self.folder / file}")
+            outcome = await self.engine.add(
+                key,
+                item.content,
+                item.type,
+                "model_inferred",
+                item.tags,
+                importance,
+                actor=self.actor,
+                reason=f"sync from {self.folder / file}",
+            )
         except WriteRejected as exc:
             if exc.reason != "provenance_guard" or current is None:
                 report.refused.append({"file": file, "key": key, "reason": exc.reason, "message": exc.message})
@@ -313,19 +360,37 @@ class FolderSync:
             await self._keep_beside(file, key, item, importance, current, record_state, report, exc.message)
             return
         if store_changed and outcome.action != "unchanged":
-            report.conflicts.append({"file": file, "key": key, "kept_as": "new version (the store's text is the "
-                                     "previous version)"})
+            report.conflicts.append(
+                {"file": file, "key": key, "kept_as": "new version (the store's text is the previous version)"}
+            )
         if outcome.action != "unchanged":
             report.landed.append(key)
         self.state["entries"][key] = record_state
 
-    async def _keep_beside(self, file: str, key: str, item: FileItem, importance: float, current: MemoryEntry,
-                           record_state: dict[str, Any], report: SyncReport, why: str) -> None:
+    async def _keep_beside(
+        self,
+        file: str,
+        key: str,
+        item: FileItem,
+        importance: float,
+        current: MemoryEntry,
+        record_state: dict[str, Any],
+        report: SyncReport,
+        why: str,
+    ) -> None:
         """The file's text as a sibling entry tagged sync-conflict, and the disagreement
         as a contradiction the resolution rules settle or leave pending."""
         sibling = f"{key}~{Path(file).stem.lower()}-{record_state['hash'][:8]}"
-        outcome = await self.engine.add(sibling, item.content, item.type, "model_inferred", [*item.tags, CONFLICT_TAG],
-                                        importance, actor=self.actor, reason=f"sync conflict with {key!r} ({why})")
+        outcome = await self.engine.add(
+            sibling,
+            item.content,
+            item.type,
+            "model_inferred",
+            [*item.tags, CONFLICT_TAG],
+            importance,
+            actor=self.actor,
+            reason=f"sync conflict with {key!r} ({why})",
+        )
         conflict = {"file": file, "key": key, "kept_as": sibling}
         record = await self._record_conflict(current, outcome.entry, file)
         if record is not None:
@@ -352,12 +417,21 @@ class FolderSync:
         if verdict.contradicts:
             verdict = replace(verdict, description=f"sync conflict on {current.key!r} ({where}): {verdict.description}")
         else:
-            why = (f"both the store and {where} changed {current.key!r} since the last sync; the verifier "
-                   f"found no incompatible value ({verdict.explanation}), so a person decides")
-            verdict = Verdict(True, UNVERIFIED_CONFIDENCE, "other", f"both sides changed {current.key!r} ({where})",
-                              why, f"sync:{self.format.name}")
+            why = (
+                f"both the store and {where} changed {current.key!r} since the last sync; the verifier "
+                f"found no incompatible value ({verdict.explanation}), so a person decides"
+            )
+            verdict = Verdict(
+                True,
+                UNVERIFIED_CONFIDENCE,
+                "other",
+                f"both sides changed {current.key!r} ({where})",
+                why,
+                f"sync:{self.format.name}",
+            )
         record, _resolution = await ContradictionBook(self.engine).record(
-            current, sibling, verdict, pair, f"sync:{self.format.name}", str(self.actor))
+            current, sibling, verdict, pair, f"sync:{self.format.name}", str(self.actor)
+        )
         return record
 
     async def _archive(self, key: str, record: dict, report: SyncReport) -> None:
@@ -368,12 +442,16 @@ class FolderSync:
             await self.engine.archive(current.id, actor=self.actor)
             report.archived.append(key)
         except WriteRejected as exc:
-            report.refused.append({"file": record["file"], "key": key, "reason": exc.reason,
-                                   "message": f"not archived: {exc.message}"})
+            report.refused.append(
+                {"file": record["file"], "key": key, "reason": exc.reason, "message": f"not archived: {exc.message}"}
+            )
 
     async def _current(self, type_: MemoryType, key: str) -> Optional[MemoryEntry]:
-        found = [e for e in await self.engine.list_entries(EntryFilter(type=type_, text=key)) if e.key == key
-                 and e.superseded_by is None and e.tier in (MemoryTier.SEMANTIC, MemoryTier.ARCHIVAL)]
+        found = [
+            e
+            for e in await self.engine.list_entries(EntryFilter(type=type_, text=key))
+            if e.key == key and e.superseded_by is None and e.tier in (MemoryTier.SEMANTIC, MemoryTier.ARCHIVAL)
+        ]
         return max(found, key=lambda e: e.version) if found else None
 
     # ---- write-back ----------------------------------------------------------------
@@ -382,17 +460,18 @@ class FolderSync:
         live = await self.engine.list_entries(EntryFilter(tier=MemoryTier.SEMANTIC, type=type_))
         live.sort(key=lambda e: (not e.pinned, -e.importance, e.key))
         if isinstance(self.format, EchoAgentFormat):
-            removed = [e for e in await self.engine.list_entries(EntryFilter(tier=MemoryTier.ARCHIVAL, type=type_))
-                       if e.superseded_by is None and e.key in self.state["entries"]]
+            removed = [
+                e
+                for e in await self.engine.list_entries(EntryFilter(tier=MemoryTier.ARCHIVAL, type=type_))
+                if e.superseded_by is None and e.key in self.state["entries"]
+            ]
             live += removed  # Echo-Agent keeps archived entries, marked by tier
         data, kept = self.format.render(file, live)
         report.left_out += [e.key for e in live if e not in kept]
         self.format.parse(file, data)  # the agent's parser must read what we write
         lock = self.folder / (file + self.format.lock_suffix) if self.format.lock_suffix else None
-        if not await asyncio.to_thread(replace_if_unchanged, self.folder / file, data,
-                                       self.state["files"].get(file), lock):
-            report.errors.append(f"{file} changed since it was read; not written back this time (the next pass "
-                                 "reads it first)")
+        if not await asyncio.to_thread(replace_if_unchanged, self.folder / file, data, self.state["files"].get(file), lock):
+            report.errors.append(f"{file} changed since it was read; not written back this time (the next pass reads it first)")
             report.unreadable.add(file)
             return
         report.written[file] = len(kept)
@@ -400,12 +479,17 @@ class FolderSync:
         for key in [k for k, v in self.state["entries"].items() if v["file"] == file]:
             del self.state["entries"][key]
         for e in kept:
-            self.state["entries"][e.key] = {"hash": content_hash(e.content), "file": file,
-                                            "text": e.content[:EXCERPT], "archived": e.tier is MemoryTier.ARCHIVAL}
+            self.state["entries"][e.key] = {
+                "hash": content_hash(e.content),
+                "file": file,
+                "text": e.content[:EXCERPT],
+                "archived": e.tier is MemoryTier.ARCHIVAL,
+            }
 
 
-async def watch(sync: FolderSync, write_back: bool, on_report: Callable[[SyncReport], None],
-                stop_event: Optional[asyncio.Event] = None) -> None:
+async def watch(
+    sync: FolderSync, write_back: bool, on_report: Callable[[SyncReport], None], stop_event: Optional[asyncio.Event] = None
+) -> None:
     """Sync now, then again on every change to the folder's files, and (with
     write_back) on every commit another process makes to the store."""
     from watchfiles import awatch
@@ -414,8 +498,9 @@ async def watch(sync: FolderSync, write_back: bool, on_report: Callable[[SyncRep
 
     async def folder_changes() -> None:
         names = set(sync.format.files)
-        async for _ in awatch(sync.folder, stop_event=stop_event, debounce=200, step=50,
-                              watch_filter=lambda _c, p: Path(p).name in names):
+        async for _ in awatch(
+            sync.folder, stop_event=stop_event, debounce=200, step=50, watch_filter=lambda _c, p: Path(p).name in names
+        ):
             wake.set()
         wake.set()
 

@@ -42,7 +42,8 @@ def signals(a: MemoryEntry, b: MemoryEntry, cosine: Optional[float] = None) -> S
 
 async def live_entries(store: Store) -> list[MemoryEntry]:
     rows = await store.fetchall(
-        f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL ORDER BY id")
+        f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL ORDER BY id"
+    )
     return [row_to_entry(r) for r in rows]
 
 
@@ -65,10 +66,10 @@ async def cosines(store: Store, new_ids: Iterable[str], other_ids: Iterable[str]
     async def load(ids: list[str]) -> dict[str, tuple[str, np.ndarray]]:
         out = {}
         for i in range(0, len(ids), 500):
-            chunk = ids[i:i + 500]
+            chunk = ids[i : i + 500]
             rows = await store.fetchall(
-                f"SELECT entry_id, model_id, dim, vector FROM vectors WHERE entry_id IN ({','.join('?' * len(chunk))})",
-                chunk)
+                f"SELECT entry_id, model_id, dim, vector FROM vectors WHERE entry_id IN ({','.join('?' * len(chunk))})", chunk
+            )
             for entry_id, model_id, dim, blob in rows:
                 vector = decode(dim, blob)
                 norm = float(np.linalg.norm(vector)) if vector is not None else 0.0
@@ -88,9 +89,13 @@ async def cosines(store: Store, new_ids: Iterable[str], other_ids: Iterable[str]
     return result
 
 
-def candidate_pairs(new: list[MemoryEntry], live: list[MemoryEntry], max_pairs: int,
-                    skip: frozenset[frozenset[str]] | set[frozenset[str]] = frozenset(),
-                    cosine: Optional[dict[frozenset[str], float]] = None) -> list[Pair]:
+def candidate_pairs(
+    new: list[MemoryEntry],
+    live: list[MemoryEntry],
+    max_pairs: int,
+    skip: frozenset[frozenset[str]] | set[frozenset[str]] = frozenset(),
+    cosine: Optional[dict[frozenset[str], float]] = None,
+) -> list[Pair]:
     """The strongest pairs (new fact, other live entry), strongest first, bounded."""
     cosine = cosine or {}
     pairs: dict[frozenset[str], Pair] = {}

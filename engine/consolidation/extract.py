@@ -20,33 +20,44 @@ PRODUCER = "offline-rules/1"
 
 _PROJECT = re.compile(
     r"(?<![\w/.-])([a-z][a-z0-9]+-(?:api|web|cli|app|service|server|lib|core|ui|bot|worker|sdk|site|docs))(?![\w-])",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _WE = re.compile(r"\b(?:we|we're|we've|our|us|the team|the project|the repo|the service|there)\b", re.IGNORECASE)
 _I = re.compile(r"\b(?:I|I'm|I've|I'd|my|me)\b")
 _PATH = re.compile(r"(?<![\w/])(~/[\w./-]+|\.{1,2}/[\w./-]+|/(?:[\w.-]+/)+[\w.-]*)")
-_FILLER = re.compile(r"^(?:(?:no|nope|yes|yep|sure|right)\s*[,!:;]|(?:oh|ah|so|also|and|btw|fyi|yeah|ok|okay|well|"
-                     r"actually|heads up|by the way|quick note|for the record|just so you know)\b[,:!\s-]*)\s*",
-                     re.IGNORECASE)
+_FILLER = re.compile(
+    r"^(?:(?:no|nope|yes|yep|sure|right)\s*[,!:;]|(?:oh|ah|so|also|and|btw|fyi|yeah|ok|okay|well|"
+    r"actually|heads up|by the way|quick note|for the record|just so you know)\b[,:!\s-]*)\s*",
+    re.IGNORECASE,
+)
 _USER_SLOTS = {"editor", "shell", "terminal"}
 
 _NAME = re.compile(r"\b(?i:my name is|call me)\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)")
-_LOCATION = re.compile(r"\bI(?:'m| am)?\s+(?:(?:now\s+)?(?:based|living|located) in|live in|work from|"
-                       r"moved to|relocated to)\s+([A-Z][\w-]+(?:,?\s+[A-Z][\w-]+)*)")
-_ROLE = re.compile(r"\bI(?:'m| am| work as)\s+(?:a|an)\s+((?:[\w-]+\s+){0,3}(?:developer|engineer|designer|manager|"
-                   r"scientist|researcher|maintainer|student|lead|architect|consultant|sre))\b", re.IGNORECASE)
+_LOCATION = re.compile(
+    r"\bI(?:'m| am)?\s+(?:(?:now\s+)?(?:based|living|located) in|live in|work from|"
+    r"moved to|relocated to)\s+([A-Z][\w-]+(?:,?\s+[A-Z][\w-]+)*)"
+)
+_ROLE = re.compile(
+    r"\bI(?:'m| am| work as)\s+(?:a|an)\s+((?:[\w-]+\s+){0,3}(?:developer|engineer|designer|manager|"
+    r"scientist|researcher|maintainer|student|lead|architect|consultant|sre))\b",
+    re.IGNORECASE,
+)
 _PREFERENCE = re.compile(
     r"\b(?:I(?:'d| would)?|I\s+(?:really|much|strongly|still|generally|usually|honestly|do))\s*"
     r"(?:really\s+|much\s+|strongly\s+|still\s+|generally\s+|usually\s+|honestly\s+)?"
     r"(prefer|like|love|enjoy|want|hate|dislike|avoid|can't stand|cannot stand|don't like|do not like|"
-    r"don't want|do not want|rather)\b(.*)", re.IGNORECASE)
+    r"don't want|do not want|rather)\b(.*)",
+    re.IGNORECASE,
+)
 _ALWAYS = re.compile(r"^(?:please\s+)?(always|never)\s+(.+)", re.IGNORECASE)
 _TOOL_VERB = re.compile(
     r"\b(?:use[sd]?|using|switch(?:ed)?|move[sd]?|migrat(?:ed|ion)|upgrade[sd]?|downgraded|bumped|pinned|pins|runs?|running|"
     r"on|bundled|bundle[sd]?|built|build|deploy(?:s|ed)?|hosted|hosts|installed|adopted|stores?|backed|"
-    r"tests?)\b", re.IGNORECASE)
+    r"tests?)\b",
+    re.IGNORECASE,
+)
 _FROM_TO = re.compile(r"\bfrom\s+.+?\bto\s+", re.IGNORECASE)
-_PATH_VERB = re.compile(r"\b(?:is|are|lives?|sits?|stored|kept|goes|go|resides?)\s+(?:in|at|under|inside)?\b",
-                        re.IGNORECASE)
+_PATH_VERB = re.compile(r"\b(?:is|are|lives?|sits?|stored|kept|goes|go|resides?)\s+(?:in|at|under|inside)?\b", re.IGNORECASE)
 ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "ports": ("port", "ports", "listens", "listen", "listening"),
     "deploy": ("deploy", "deploys", "deployed", "deployment", "deployments"),
@@ -58,11 +69,49 @@ ATTRIBUTES: dict[str, tuple[str, ...]] = {
     "tests": ("test", "tests", "coverage"),
     "storage": ("store", "stores", "stored", "keep", "keeps", "kept", "persist", "persists"),
 }
-_IRREGULAR = {"am": "is", "'m": "is", "have": "has", "'ve": "has", "do": "does", "don't": "doesn't",
-              "was": "was", "go": "goes", "'d": "would", "'ll": "will"}
-_UNCHANGED = {"can", "could", "will", "would", "should", "must", "might", "may", "shall", "did", "had", "went",
-              "made", "set", "put", "got", "kept", "left", "built", "ran", "found", "cut", "read", "wrote", "never",
-              "doesn't", "does", "is", "was"}
+_IRREGULAR = {
+    "am": "is",
+    "'m": "is",
+    "have": "has",
+    "'ve": "has",
+    "do": "does",
+    "don't": "doesn't",
+    "was": "was",
+    "go": "goes",
+    "'d": "would",
+    "'ll": "will",
+}
+_UNCHANGED = {
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "must",
+    "might",
+    "may",
+    "shall",
+    "did",
+    "had",
+    "went",
+    "made",
+    "set",
+    "put",
+    "got",
+    "kept",
+    "left",
+    "built",
+    "ran",
+    "found",
+    "cut",
+    "read",
+    "wrote",
+    "never",
+    "doesn't",
+    "does",
+    "is",
+    "was",
+}
 _ADVERBS = r"(?:just|really|usually|always|never|still|now|also|mostly|only|recently|finally|actually|generally)"
 
 
@@ -121,8 +170,12 @@ def third_person(sentence: str, who: str) -> str:
     text = re.sub(r"\bme\b", who, text)
     text = re.sub(r"\bwe(?:'re| are)\b", "the team is", text, flags=re.IGNORECASE)
     text = re.sub(r"\bwe've\b", "the team has", text, flags=re.IGNORECASE)
-    text = re.sub(rf"\bwe ({_ADVERBS} )?([A-Za-z']+)", lambda m: f"the team {m.group(1) or ''}{conjugate(m.group(2))}",
-                  text, flags=re.IGNORECASE)
+    text = re.sub(
+        rf"\bwe ({_ADVERBS} )?([A-Za-z']+)",
+        lambda m: f"the team {m.group(1) or ''}{conjugate(m.group(2))}",
+        text,
+        flags=re.IGNORECASE,
+    )
     text = re.sub(r"\bour\b", "the team's", text, flags=re.IGNORECASE)
     text = text.rstrip(" ,;:-")
     if not text.endswith((".", "!", ")", "`")):
@@ -167,13 +220,15 @@ class RuleExtractor:
             if m := _NAME.search(sentence):
                 identity.append(_fact("user/name", f"The user's name is {m.group(1)}.", MemoryType.USER, ["identity"], 0.9))
             if m := _LOCATION.search(sentence):
-                identity.append(_fact("user/location", f"{who} is based in {m.group(1)}.", MemoryType.USER,
-                                      ["identity", "location"], 0.7))
+                identity.append(
+                    _fact("user/location", f"{who} is based in {m.group(1)}.", MemoryType.USER, ["identity", "location"], 0.7)
+                )
             if m := _ROLE.search(sentence):
                 title = m.group(1).strip()
                 article = "an" if title[0].lower() in "aeiou" else "a"
-                identity.append(_fact("user/role", f"{who} works as {article} {title}.", MemoryType.USER,
-                                      ["identity", "role"], 0.7))
+                identity.append(
+                    _fact("user/role", f"{who} works as {article} {title}.", MemoryType.USER, ["identity", "role"], 0.7)
+                )
             if identity:
                 return identity
         if role == "user" and not projects:
@@ -181,14 +236,18 @@ class RuleExtractor:
             standing = None if stated else _ALWAYS.search(sentence)
             topic = slug((stated or standing).group(2), 2) if (stated or standing) else ""
             if topic:
-                content = third_person(sentence, who) if stated else \
-                    f"{who} asks to {standing.group(1).lower()} {standing.group(2).rstrip('.!')}."
+                content = (
+                    third_person(sentence, who)
+                    if stated
+                    else f"{who} asks to {standing.group(1).lower()} {standing.group(2).rstrip('.!')}."
+                )
                 return [_fact(f"user/preference/{topic}", content, MemoryType.USER, ["preference", *topic.split("-")], 0.6)]
         fact = self._project_or_tool(sentence, projects, current, first_person)
         return [] if fact is None else [fact]
 
-    def _project_or_tool(self, sentence: str, projects: list[str], current: Optional[str],
-                         first_person: bool) -> Optional[CandidateFact]:
+    def _project_or_tool(
+        self, sentence: str, projects: list[str], current: Optional[str], first_person: bool
+    ) -> Optional[CandidateFact]:
         subject = self._subject(sentence, projects, current, first_person)
         if subject is None:
             return None
@@ -219,8 +278,9 @@ class RuleExtractor:
             return "user"
         return current
 
-    def _about(self, subject: str, slot: str, sentence: str, tags: list[str], projects: list[str],
-               importance: float) -> CandidateFact:
+    def _about(
+        self, subject: str, slot: str, sentence: str, tags: list[str], projects: list[str], importance: float
+    ) -> CandidateFact:
         content = third_person(sentence, self.who)
         if subject == "user":
             return _fact(f"user/{slot}", content, MemoryType.USER, tags, importance)
@@ -243,8 +303,14 @@ def _path_name(before: str, subject: str) -> str:
 
 
 def _fact(key: str, content: str, type_: MemoryType, tags: list[str], importance: float) -> CandidateFact:
-    return CandidateFact(key=key, content=content, type=type_, tags=list(dict.fromkeys(t for t in tags if t)),
-                         importance=importance, produced_by=PRODUCER)
+    return CandidateFact(
+        key=key,
+        content=content,
+        type=type_,
+        tags=list(dict.fromkeys(t for t in tags if t)),
+        importance=importance,
+        produced_by=PRODUCER,
+    )
 
 
 def entities(messages: list[Message], known_projects: Iterable[str] = ()) -> list[str]:

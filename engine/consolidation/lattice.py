@@ -16,9 +16,18 @@ MAX_NODES = 5000  # a runaway graph (corrupt pointers) must not hang the app
 
 
 def node(entry: MemoryEntry) -> dict:
-    return {"id": entry.id, "version": entry.version, "tier": entry.tier.label, "superseded_by": entry.superseded_by,
-            "key": entry.key, "type": entry.type.label, "source": entry.source.label,
-            "created_at": to_iso(entry.created_at), "content": entry.content, "pinned": entry.pinned}
+    return {
+        "id": entry.id,
+        "version": entry.version,
+        "tier": entry.tier.label,
+        "superseded_by": entry.superseded_by,
+        "key": entry.key,
+        "type": entry.type.label,
+        "source": entry.source.label,
+        "created_at": to_iso(entry.created_at),
+        "content": entry.content,
+        "pinned": entry.pinned,
+    }
 
 
 async def build_lattice(store: Store, entry_id: str) -> Lattice:
@@ -29,8 +38,9 @@ async def build_lattice(store: Store, entry_id: str) -> Lattice:
     frontier = [start]
     while frontier and len(found) < MAX_NODES:
         current = frontier.pop()
-        rows = await store.fetchall(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE superseded_by=? OR id=?",
-                                    (current.id, current.superseded_by or ""))
+        rows = await store.fetchall(
+            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE superseded_by=? OR id=?", (current.id, current.superseded_by or "")
+        )
         for entry in map(row_to_entry, rows):
             if entry.id not in found:
                 found[entry.id] = entry
@@ -38,14 +48,19 @@ async def build_lattice(store: Store, entry_id: str) -> Lattice:
     merges = set()
     ids = list(found)
     for i in range(0, len(ids), 500):
-        chunk = ids[i:i + 500]
+        chunk = ids[i : i + 500]
         rows = await store.fetchall(
             "SELECT merged_entry_id, before FROM resolutions WHERE undone_at IS NULL AND merged_entry_id IN "
-            f"({','.join('?' * len(chunk))})", chunk)
+            f"({','.join('?' * len(chunk))})",
+            chunk,
+        )
         for merged_id, before in rows:
             merges |= {(state["id"], merged_id) for state in json.loads(before)["entries"]}
-    edges = [{"from": e.id, "to": e.superseded_by, "kind": "merge" if (e.id, e.superseded_by) in merges else "supersede"}
-             for e in found.values() if e.superseded_by in found]
+    edges = [
+        {"from": e.id, "to": e.superseded_by, "kind": "merge" if (e.id, e.superseded_by) in merges else "supersede"}
+        for e in found.values()
+        if e.superseded_by in found
+    ]
     ordered = sorted(found.values(), key=lambda e: (e.created_at, e.version, e.id))
     edges.sort(key=lambda e: (e["to"], e["from"]))
     return Lattice(start.id, [node(e) for e in ordered], edges)

@@ -35,8 +35,7 @@ class LanguageModel(abc.ABC):
         """An episode summary, the entities it involves, and its importance (0-1)."""
 
     @abc.abstractmethod
-    async def extract_facts(self, messages: list[Message], notes: list[str],
-                            context: ExtractionContext) -> list[CandidateFact]:
+    async def extract_facts(self, messages: list[Message], notes: list[str], context: ExtractionContext) -> list[CandidateFact]:
         """Durable facts from the transcript and the session's WORKING notes."""
 
     @abc.abstractmethod

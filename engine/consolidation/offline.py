@@ -22,11 +22,11 @@ class OfflineModel(LanguageModel):
     async def summarise(self, messages: list[Message], context: ExtractionContext) -> Summary:
         found = entities(messages, context.projects)
         facts = RuleExtractor(context.who, context.projects).extract(messages, [])
-        return Summary(extractive_summary(messages, context), found, _importance(len(facts), len(found), len(messages)),
-                       self.name)
+        return Summary(
+            extractive_summary(messages, context), found, _importance(len(facts), len(found), len(messages)), self.name
+        )
 
-    async def extract_facts(self, messages: list[Message], notes: list[str],
-                            context: ExtractionContext) -> list[CandidateFact]:
+    async def extract_facts(self, messages: list[Message], notes: list[str], context: ExtractionContext) -> list[CandidateFact]:
         return RuleExtractor(context.who, context.projects).extract(messages, notes)
 
     async def verify(self, a: MemoryEntry, b: MemoryEntry, signals: Signals) -> Verdict:
@@ -60,6 +60,7 @@ def extractive_summary(messages: list[Message], context: ExtractionContext) -> s
         if len(chosen) == SUMMARY_SENTENCES:
             break
     return " ".join(text for _, text in chosen)
+
 
 def _importance(facts: int, found_entities: int, message_count: int) -> float:
     """More facts and entities make an episode worth keeping longer."""

@@ -37,17 +37,24 @@ _EXTRACT_PROMPT = (
 )
 _VERIFY_PROMPT = (
     "You judge whether two memory entries of an AI assistant contradict each other: both about the same subject, "
-    "with values that cannot both be true. Reply with one JSON object: {\"contradicts\": boolean, \"confidence\": "
-    "number between 0 and 1, \"kind\": one of \"version\", \"value\", \"number\", \"date\", \"preference\", "
-    "\"negation\", \"other\", \"none\", \"description\": string (one line), \"explanation\": string}."
+    'with values that cannot both be true. Reply with one JSON object: {"contradicts": boolean, "confidence": '
+    'number between 0 and 1, "kind": one of "version", "value", "number", "date", "preference", '
+    '"negation", "other", "none", "description": string (one line), "explanation": string}.'
 )
 KINDS = ("version", "value", "number", "date", "preference", "negation", "other", "none")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 
 
 class OpenAICompatModel(LanguageModel):
-    def __init__(self, base_url: str, model: str, api_key: Optional[str] = None, timeout: float = 30.0,
-                 max_retries: int = 2, backoff_seconds: float = 0.5):
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key: Optional[str] = None,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+        backoff_seconds: float = 0.5,
+    ):
         self.model = model
         self.name = f"openai-compatible:{model or 'default'}"
         self.max_retries = max_retries
@@ -77,11 +84,11 @@ class OpenAICompatModel(LanguageModel):
         summary = _field(reply, "summary", str).strip()
         if not summary:
             raise ModelReplyError("the model's summary is empty")
-        return Summary(summary, [e.strip() for e in _strings(reply, "entities") if e.strip()],
-                       _fraction(reply, "importance"), self.name)
+        return Summary(
+            summary, [e.strip() for e in _strings(reply, "entities") if e.strip()], _fraction(reply, "importance"), self.name
+        )
 
-    async def extract_facts(self, messages: list[Message], notes: list[str],
-                            context: ExtractionContext) -> list[CandidateFact]:
+    async def extract_facts(self, messages: list[Message], notes: list[str], context: ExtractionContext) -> list[CandidateFact]:
         reply = await self.ask_json(_EXTRACT_PROMPT, f"The user is called {context.who}.\n" + _transcript(messages, notes))
         raw = _field(reply, "facts", list)
         facts = []
@@ -92,10 +99,16 @@ class OpenAICompatModel(LanguageModel):
                 type_ = MemoryType.parse(_field(item, "type", str))
             except InvalidValue as exc:
                 raise ModelReplyError(f"facts[{i}]: {exc}") from None
-            facts.append(CandidateFact(
-                key=_field(item, "key", str).strip(), content=_field(item, "content", str).strip(), type=type_,
-                tags=[t.strip() for t in _strings(item, "tags") if t.strip()],
-                importance=_fraction(item, "importance"), produced_by=self.name))
+            facts.append(
+                CandidateFact(
+                    key=_field(item, "key", str).strip(),
+                    content=_field(item, "content", str).strip(),
+                    type=type_,
+                    tags=[t.strip() for t in _strings(item, "tags") if t.strip()],
+                    importance=_fraction(item, "importance"),
+                    produced_by=self.name,
+                )
+            )
         return facts
 
     async def verify(self, a: MemoryEntry, b: MemoryEntry, signals: Signals) -> Verdict:
@@ -105,14 +118,24 @@ class OpenAICompatModel(LanguageModel):
         if not isinstance(explanation, str):
             raise ModelReplyError("'explanation' must be a string")
         kind = _field(reply, "kind", str).strip().lower()
-        return Verdict(contradicts, _fraction(reply, "confidence"), kind if kind in KINDS else "other",
-                       _field(reply, "description", str), explanation, self.name)
+        return Verdict(
+            contradicts,
+            _fraction(reply, "confidence"),
+            kind if kind in KINDS else "other",
+            _field(reply, "description", str),
+            explanation,
+            self.name,
+        )
 
     # ---- transport -----------------------------------------------------------------
     async def ask_json(self, system: str, user: str) -> dict[str, Any]:
         """One chat completion whose reply must be a JSON object."""
-        payload = {"model": self.model, "temperature": 0, "response_format": {"type": "json_object"},
-                   "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}]}
+        payload = {
+            "model": self.model,
+            "temperature": 0,
+            "response_format": {"type": "json_object"},
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }
         return _parse_reply(await self._post(payload))
 
     async def _post(self, payload: dict[str, Any]) -> httpx.Response:
@@ -157,8 +180,7 @@ def _parse_reply(response: httpx.Response) -> dict[str, Any]:
     try:
         data = json.loads(fenced.group(1) if fenced else content)
     except json.JSONDecodeError as exc:
-        raise ModelReplyError(f"the model's reply is not valid JSON ({exc.msg} at char {exc.pos}): "
-                              f"{content[:120]!r}") from None
+        raise ModelReplyError(f"the model's reply is not valid JSON ({exc.msg} at char {exc.pos}): {content[:120]!r}") from None
     if not isinstance(data, dict):
         raise ModelReplyError("the model's reply is JSON but not an object")
     return data
@@ -193,5 +215,7 @@ def _transcript(messages: list[Message], notes: list[str]) -> str:
 
 
 def _entry(e: MemoryEntry) -> str:
-    return (f"key: {e.key}\ncontent: {e.content}\ntags: {', '.join(e.tags)}\nsource: {e.source.label}\n"
-            f"written: {e.created_at:%Y-%m-%d}")
+    return (
+        f"key: {e.key}\ncontent: {e.content}\ntags: {', '.join(e.tags)}\nsource: {e.source.label}\n"
+        f"written: {e.created_at:%Y-%m-%d}"
+    )

@@ -50,8 +50,7 @@ _NAME_IN_FACT = re.compile(r"\bname is ([A-Z][\w'-]+)")
 
 
 class Pipeline:
-    def __init__(self, engine, model: LanguageModel, offline: OfflineModel, book: ContradictionBook,
-                 sessions: SessionLog):
+    def __init__(self, engine, model: LanguageModel, offline: OfflineModel, book: ContradictionBook, sessions: SessionLog):
         self.engine = engine
         self.model = model
         self.offline = offline
@@ -60,9 +59,15 @@ class Pipeline:
         self.made: list[str] = []  # ids of the runs this process recorded, oldest first
 
     async def run(self, session_key: str, trigger: str, job_id: Optional[str] = None) -> RunRecord:
-        run = RunRecord(id=new_id(), session_key=session_key, trigger=trigger, status="running",
-                        started_at=self.engine.clock(), job_id=job_id,
-                        detail={"episodes": [], "refused": [], "contradictions": [], "resolutions": []})
+        run = RunRecord(
+            id=new_id(),
+            session_key=session_key,
+            trigger=trigger,
+            status="running",
+            started_at=self.engine.clock(),
+            job_id=job_id,
+            detail={"episodes": [], "refused": [], "contradictions": [], "resolutions": []},
+        )
         await self._save(run, insert=True)
         self.made.append(run.id)
         try:
@@ -89,7 +94,9 @@ class Pipeline:
         session = await self.sessions.get(key)
         row = await self.engine.store.fetchone(
             f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE session_key=? AND message_range_start>? "
-            "ORDER BY message_range_start LIMIT 1", (key, session.consolidated_through))
+            "ORDER BY message_range_start LIMIT 1",
+            (key, session.consolidated_through),
+        )
         if row is not None:
             self._count(run, "episodes_resumed")
             run.detail["episodes"].append(row[0])
@@ -101,9 +108,10 @@ class Pipeline:
         episode = await self._summarise(run, key, messages, context)
         facts = await self._extract(run, messages, await self.engine.working_entries(key), context)
         async with self.engine.store.transaction() as conn:
-            async with conn.execute(f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE session_key=? AND "
-                                    "message_range_start=? AND message_range_end=?",
-                                    (key, episode.message_range_start, episode.message_range_end)) as cur:
+            async with conn.execute(
+                f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE session_key=? AND message_range_start=? AND message_range_end=?",
+                (key, episode.message_range_start, episode.message_range_end),
+            ) as cur:
                 existing = await cur.fetchone()
             if existing is not None:  # another process made it meanwhile
                 return row_to_episode(existing)
@@ -112,17 +120,27 @@ class Pipeline:
                 await conn.execute(
                     "INSERT INTO fact_candidates(episode_id, ordinal, key, content, type, tags, importance, "
                     "produced_by, status, detail) VALUES (?,?,?,?,?,?,?,?, 'new', ?)",
-                    (episode.id, ordinal, fact.key, fact.content, fact.type.value, json.dumps(fact.tags),
-                     fact.importance, fact.produced_by,
-                     json.dumps(_origin(fact.source, fact.stated_at or messages[-1].at))))
+                    (
+                        episode.id,
+                        ordinal,
+                        fact.key,
+                        fact.content,
+                        fact.type.value,
+                        json.dumps(fact.tags),
+                        fact.importance,
+                        fact.produced_by,
+                        json.dumps(_origin(fact.source, fact.stated_at or messages[-1].at)),
+                    ),
+                )
         self._count(run, "episodes")
         self._count(run, "messages", len(messages))
         self._count(run, "candidates", len(facts))
         run.detail["episodes"].append(episode.id)
         return episode
 
-    async def _extract(self, run: RunRecord, messages: list[Message], notes: list[MemoryEntry],
-                       context: ExtractionContext) -> list[CandidateFact]:
+    async def _extract(
+        self, run: RunRecord, messages: list[Message], notes: list[MemoryEntry], context: ExtractionContext
+    ) -> list[CandidateFact]:
         """Candidate facts, each capped at the provenance of what it came from.
 
         The user's own statements in the transcript justify `consolidated` (the spec's
@@ -133,8 +151,9 @@ class Pipeline:
         level of notes added; what appears only then came from those notes."""
         strong = [n.content for n in notes if n.source.value >= ProvenanceLevel.CONSOLIDATED.value]
         facts = await self._ask(run, "extractor", lambda m: m.extract_facts(messages, strong, context))
-        weak_levels = sorted({n.source for n in notes if n.source.value < ProvenanceLevel.CONSOLIDATED.value},
-                             key=lambda level: -level.value)
+        weak_levels = sorted(
+            {n.source for n in notes if n.source.value < ProvenanceLevel.CONSOLIDATED.value}, key=lambda level: -level.value
+        )
         for level in weak_levels:  # model_inferred notes first, then legacy ones
             given = strong + [n.content for n in notes if level.value <= n.source.value < ProvenanceLevel.CONSOLIDATED.value]
             answer = await self._ask(run, "extractor", lambda m: m.extract_facts(messages, given, context))
@@ -142,8 +161,7 @@ class Pipeline:
             facts += [replace(f, source=level) for f in answer if f.key not in keys]
         return facts
 
-    async def _summarise(self, run: RunRecord, key: str, messages: list[Message],
-                         context: ExtractionContext) -> Episode:
+    async def _summarise(self, run: RunRecord, key: str, messages: list[Message], context: ExtractionContext) -> Episode:
         """The episode, with a summary the write scanner accepts.
 
         A refused summary never blocks the session: the model's summary falls back to
@@ -151,11 +169,16 @@ class Pipeline:
         be refused), and, should even that be refused, to a plain note that says so.
         The run's errors say which summary was stored."""
         summary = await self._ask(run, "summariser", lambda m: m.summarise(messages, context))
-        episode = Episode(session_key=key, summary=summary.text or f"{len(messages)} messages with no statements to summarise.",
-                          message_range_start=messages[0].idx, message_range_end=messages[-1].idx,
-                          entity_ids=[e for e in summary.entities if not scan_texts(e).blocked],
-                          importance=summary.importance, created_at=self.engine.clock(),
-                          produced_by=summary.produced_by)
+        episode = Episode(
+            session_key=key,
+            summary=summary.text or f"{len(messages)} messages with no statements to summarise.",
+            message_range_start=messages[0].idx,
+            message_range_end=messages[-1].idx,
+            entity_ids=[e for e in summary.entities if not scan_texts(e).blocked],
+            importance=summary.importance,
+            created_at=self.engine.clock(),
+            produced_by=summary.produced_by,
+        )
         verdict = scan_texts(episode.summary)
         if not verdict.blocked:
             return episode
@@ -163,18 +186,27 @@ class Pipeline:
         if summary.produced_by != self.offline.name:
             fallback = await self.offline.summarise(messages, context)
             if fallback.text and not scan_texts(fallback.text).blocked:
-                run.errors.append(f"the episode summary by {refused_by} was refused by the write scanner "
-                                  f"({verdict.reason}); the offline extractive summary ({fallback.produced_by}) "
-                                  "was stored instead")
+                run.errors.append(
+                    f"the episode summary by {refused_by} was refused by the write scanner "
+                    f"({verdict.reason}); the offline extractive summary ({fallback.produced_by}) "
+                    "was stored instead"
+                )
                 return replace(episode, summary=fallback.text, produced_by=fallback.produced_by)
-        run.errors.append(f"the episode summary by {refused_by} was refused by the write scanner ({verdict.reason}); "
-                          "the episode was stored with a note in place of its summary")
-        return replace(episode, summary=f"{len(messages)} messages; the summary was withheld because the write "
-                                        f"scanner refused it ({verdict.reason}).", produced_by="withheld")
+        run.errors.append(
+            f"the episode summary by {refused_by} was refused by the write scanner ({verdict.reason}); "
+            "the episode was stored with a note in place of its summary"
+        )
+        return replace(
+            episode,
+            summary=f"{len(messages)} messages; the summary was withheld because the write "
+            f"scanner refused it ({verdict.reason}).",
+            produced_by="withheld",
+        )
 
     async def _context(self) -> ExtractionContext:
         rows = await self.engine.store.fetchall(
-            "SELECT key, content, tags FROM entries WHERE superseded_by IS NULL AND tier='semantic'")
+            "SELECT key, content, tags FROM entries WHERE superseded_by IS NULL AND tier='semantic'"
+        )
         name = ""
         projects: list[str] = []
         for key, content, tags in rows:
@@ -188,13 +220,24 @@ class Pipeline:
         for fact in await self.candidates(episode.id, status="new"):
             now = self.engine.clock()
             entry = MemoryEntry(
-                key=fact.key, content=fact.content, type=fact.type, tier=MemoryTier.SEMANTIC, tags=fact.tags,
-                source_session=episode.session_key, created_at=now, updated_at=now, last_accessed=now,
-                importance=fact.importance, source=fact.source, episode_id=episode.id)
+                key=fact.key,
+                content=fact.content,
+                type=fact.type,
+                tier=MemoryTier.SEMANTIC,
+                tags=fact.tags,
+                source_session=episode.session_key,
+                created_at=now,
+                updated_at=now,
+                last_accessed=now,
+                importance=fact.importance,
+                source=fact.source,
+                episode_id=episode.id,
+            )
             actor = f"consolidation:{fact.produced_by}"
             async with self.engine.store.transaction() as conn:
-                async with conn.execute("SELECT status FROM fact_candidates WHERE episode_id=? AND ordinal=?",
-                                        (episode.id, fact.ordinal)) as cur:
+                async with conn.execute(
+                    "SELECT status FROM fact_candidates WHERE episode_id=? AND ordinal=?", (episode.id, fact.ordinal)
+                ) as cur:
                     if (await cur.fetchone())[0] != "new":
                         continue
                 entry_id, detail = None, {}
@@ -208,19 +251,33 @@ class Pipeline:
                     status, detail = "refused", exc.to_dict()
                 except InvalidValue as exc:
                     status, detail = "refused", {"reason": "invalid", "message": str(exc)}
-                await conn.execute("UPDATE fact_candidates SET status=?, entry_id=?, run_id=?, detail=? "
-                                   "WHERE episode_id=? AND ordinal=?",
-                                   (status, entry_id, run.id,
-                                    json.dumps(detail | _origin(fact.source, fact.stated_at), default=str),
-                                    episode.id, fact.ordinal))
+                await conn.execute(
+                    "UPDATE fact_candidates SET status=?, entry_id=?, run_id=?, detail=? WHERE episode_id=? AND ordinal=?",
+                    (
+                        status,
+                        entry_id,
+                        run.id,
+                        json.dumps(detail | _origin(fact.source, fact.stated_at), default=str),
+                        episode.id,
+                        fact.ordinal,
+                    ),
+                )
             self._count(run, status)
             if status == "refused":
-                run.detail["refused"].append({"key": fact.key, "reason": detail.get("reason"),
-                                              "message": detail.get("message"), "produced_by": fact.produced_by})
+                run.detail["refused"].append(
+                    {
+                        "key": fact.key,
+                        "reason": detail.get("reason"),
+                        "message": detail.get("message"),
+                        "produced_by": fact.produced_by,
+                    }
+                )
 
     async def candidates(self, episode_id: str, status: Optional[str] = None) -> list[CandidateFact]:
-        sql = ("SELECT episode_id, ordinal, key, content, type, tags, importance, produced_by, status, entry_id, detail "
-               "FROM fact_candidates WHERE episode_id=?")
+        sql = (
+            "SELECT episode_id, ordinal, key, content, type, tags, importance, produced_by, status, entry_id, detail "
+            "FROM fact_candidates WHERE episode_id=?"
+        )
         params: list = [episode_id]
         if status is not None:
             sql += " AND status=?"
@@ -229,11 +286,23 @@ class Pipeline:
         out = []
         for r in rows:
             detail = json.loads(r[10])
-            out.append(CandidateFact(
-                episode_id=r[0], ordinal=r[1], key=r[2], content=r[3], type=MemoryType(r[4]), tags=json.loads(r[5]),
-                importance=r[6], produced_by=r[7], status=r[8], entry_id=r[9], detail=detail,
-                source=ProvenanceLevel(detail.get("source", ProvenanceLevel.CONSOLIDATED.value)),
-                stated_at=from_iso(detail.get("stated_at"))))
+            out.append(
+                CandidateFact(
+                    episode_id=r[0],
+                    ordinal=r[1],
+                    key=r[2],
+                    content=r[3],
+                    type=MemoryType(r[4]),
+                    tags=json.loads(r[5]),
+                    importance=r[6],
+                    produced_by=r[7],
+                    status=r[8],
+                    entry_id=r[9],
+                    detail=detail,
+                    source=ProvenanceLevel(detail.get("source", ProvenanceLevel.CONSOLIDATED.value)),
+                    stated_at=from_iso(detail.get("stated_at")),
+                )
+            )
         return out
 
     # ---- step 3: contradictions -----------------------------------------------------------
@@ -245,15 +314,15 @@ class Pipeline:
         if not new or budget <= 0:
             return
         store = self.engine.store
-        pairs = candidate_pairs(new, live, budget, await known_pairs(store),
-                                await cosines(store, [e.id for e in new], [e.id for e in live]))
+        pairs = candidate_pairs(
+            new, live, budget, await known_pairs(store), await cosines(store, [e.id for e in new], [e.id for e in live])
+        )
         for a, b, signals in pairs:
             verdict = await self._ask(run, "verifier", lambda m: m.verify(a, b, signals))
             self._count(run, "pairs")
             if not verdict.contradicts or verdict.confidence <= 0:
                 continue
-            record, resolution = await self.book.record(a, b, verdict, signals, run.id,
-                                                        f"consolidation:{verdict.produced_by}")
+            record, resolution = await self.book.record(a, b, verdict, signals, run.id, f"consolidation:{verdict.produced_by}")
             if record is None:
                 continue
             self._count(run, "contradictions")
@@ -267,8 +336,10 @@ class Pipeline:
     # ---- progress ---------------------------------------------------------------------------
     async def _advance(self, key: str, episode: Episode) -> None:
         async with self.engine.store.transaction() as conn:
-            await conn.execute("UPDATE sessions SET consolidated_through=max(consolidated_through, ?) WHERE key=?",
-                               (episode.message_range_end, key))
+            await conn.execute(
+                "UPDATE sessions SET consolidated_through=max(consolidated_through, ?) WHERE key=?",
+                (episode.message_range_end, key),
+            )
 
     async def _close_session(self, key: str) -> None:
         """An ended session with every message consolidated: its WORKING notes are
@@ -300,20 +371,33 @@ class Pipeline:
         run.counts[name] = run.counts.get(name, 0) + n
 
     async def _save(self, run: RunRecord, insert: bool = False) -> None:
-        values = (run.session_key, run.trigger, run.status, to_iso(run.started_at), to_iso(run.ended_at),
-                  run.summariser, run.extractor, run.verifier, json.dumps(run.counts), json.dumps(run.errors),
-                  json.dumps(run.detail), run.job_id)
+        values = (
+            run.session_key,
+            run.trigger,
+            run.status,
+            to_iso(run.started_at),
+            to_iso(run.ended_at),
+            run.summariser,
+            run.extractor,
+            run.verifier,
+            json.dumps(run.counts),
+            json.dumps(run.errors),
+            json.dumps(run.detail),
+            run.job_id,
+        )
         async with self.engine.store.transaction() as conn:
             if insert:
                 await conn.execute(
                     "INSERT INTO consolidation_runs(session_key, trigger, status, started_at, ended_at, summariser, "
                     "extractor, verifier, counts, errors, detail, job_id, id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    values + (run.id,))
+                    values + (run.id,),
+                )
             else:
                 await conn.execute(
                     "UPDATE consolidation_runs SET session_key=?, trigger=?, status=?, started_at=?, ended_at=?, "
                     "summariser=?, extractor=?, verifier=?, counts=?, errors=?, detail=?, job_id=? WHERE id=?",
-                    values + (run.id,))
+                    values + (run.id,),
+                )
 
 
 def _origin(source: ProvenanceLevel, stated_at) -> dict:
@@ -330,6 +414,8 @@ async def _refuse_if_older(conn, store, entry: MemoryEntry, stated_at) -> None:
         return
     current_at = await stated_time(conn, current)
     if current_at > stated_at:
-        raise WriteRejected("older_statement", f"{entry.key!r} already holds a statement made later "
-                            f"({to_iso(current_at)}) than this one ({to_iso(stated_at)})",
-                            existing_id=current.id)
+        raise WriteRejected(
+            "older_statement",
+            f"{entry.key!r} already holds a statement made later ({to_iso(current_at)}) than this one ({to_iso(stated_at)})",
+            existing_id=current.id,
+        )

@@ -79,8 +79,7 @@ class CandidateFact:
     stated_at: Optional[datetime] = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "type": self.type.label, "source": self.source.label,
-                "stated_at": to_iso(self.stated_at)}
+        return {**asdict(self), "type": self.type.label, "source": self.source.label, "stated_at": to_iso(self.stated_at)}
 
 
 @dataclass
@@ -96,8 +95,7 @@ class Signals:
         return max(self.key_similarity, self.tag_overlap, self.embedding_similarity or 0.0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {k: (None if v is None else round(v, 4)) for k, v in asdict(self).items()} | {
-            "strength": round(self.strength, 4)}
+        return {k: (None if v is None else round(v, 4)) for k, v in asdict(self).items()} | {"strength": round(self.strength, 4)}
 
 
 @dataclass
@@ -120,9 +118,19 @@ class ContradictionRecord(Contradiction):
 
     @classmethod
     def from_row(cls, row) -> "ContradictionRecord":
-        return cls(id=row[0], entry_a_id=row[1], entry_b_id=row[2], description=row[3], confidence=row[4],
-                   resolution=row[5], resolved_at=from_iso(row[6]), created_at=from_iso(row[7]),
-                   status=ContradictionStatus(row[8]), detector=row[9], detail=json.loads(row[10]))
+        return cls(
+            id=row[0],
+            entry_a_id=row[1],
+            entry_b_id=row[2],
+            description=row[3],
+            confidence=row[4],
+            resolution=row[5],
+            resolved_at=from_iso(row[6]),
+            created_at=from_iso(row[7]),
+            status=ContradictionStatus(row[8]),
+            detector=row[9],
+            detail=json.loads(row[10]),
+        )
 
     @property
     def kind(self) -> str:
@@ -140,8 +148,12 @@ class ResolutionResult:
     resolution_id: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"resolution_id": self.resolution_id, "action": self.action,
-                "contradiction": self.contradiction.to_dict(), "changed": [e.to_dict() for e in self.changed]}
+        return {
+            "resolution_id": self.resolution_id,
+            "action": self.action,
+            "contradiction": self.contradiction.to_dict(),
+            "changed": [e.to_dict() for e in self.changed],
+        }
 
 
 @dataclass

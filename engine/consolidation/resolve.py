@@ -54,16 +54,29 @@ class ContradictionBook:
             sql += " WHERE contradiction_id=?"
             params.append((await self.get(contradiction_id)).id)
         rows = await self.store.fetchall(sql + " ORDER BY id DESC", params)
-        return [{"id": r[0], "contradiction_id": r[1], "action": r[2], "actor": r[3], "at": r[4],
-                 "merged_entry_id": r[5], "before": json.loads(r[6]), "after": json.loads(r[7]), "undone_at": r[8]}
-                for r in rows]
+        return [
+            {
+                "id": r[0],
+                "contradiction_id": r[1],
+                "action": r[2],
+                "actor": r[3],
+                "at": r[4],
+                "merged_entry_id": r[5],
+                "before": json.loads(r[6]),
+                "after": json.loads(r[7]),
+                "undone_at": r[8],
+            }
+            for r in rows
+        ]
 
     async def _load(self, conn, contradiction_id: str) -> ContradictionRecord:
         contradiction_id = (contradiction_id or "").strip()
         if len(contradiction_id) < 4:
             raise NotFound(f"no contradiction {contradiction_id!r} (give the id or at least 4 of its characters)")
-        async with conn.execute(f"SELECT {CONTRADICTION_COLUMNS} FROM contradictions WHERE id=? OR id LIKE ? "
-                                "ORDER BY id LIMIT 2", (contradiction_id, contradiction_id + "%")) as cur:
+        async with conn.execute(
+            f"SELECT {CONTRADICTION_COLUMNS} FROM contradictions WHERE id=? OR id LIKE ? ORDER BY id LIMIT 2",
+            (contradiction_id, contradiction_id + "%"),
+        ) as cur:
             rows = await cur.fetchall()
         exact = [r for r in rows if r[0] == contradiction_id]
         if exact:
@@ -75,39 +88,72 @@ class ContradictionBook:
         return ContradictionRecord.from_row(rows[0])
 
     # ---- recording (consolidation) ----------------------------------------------------
-    async def record(self, a: MemoryEntry, b: MemoryEntry, verdict: Verdict, signals: Signals, run_id: str,
-                     actor: str) -> tuple[Optional[ContradictionRecord], Optional[ResolutionResult]]:
+    async def record(
+        self, a: MemoryEntry, b: MemoryEntry, verdict: Verdict, signals: Signals, run_id: str, actor: str
+    ) -> tuple[Optional[ContradictionRecord], Optional[ResolutionResult]]:
         """Store a verified contradiction and apply the automatic resolution when the
         policy allows, in one transaction. Returns (None, None) when the pair is
         already known or either entry stopped being current meanwhile."""
         min_confidence = float(self.engine.settings.get("memory.contradictionMinConfidence"))
         async with self.store.transaction() as conn:
-            async with conn.execute("SELECT 1 FROM contradictions WHERE (entry_a_id=? AND entry_b_id=?) OR "
-                                    "(entry_a_id=? AND entry_b_id=?)", (a.id, b.id, b.id, a.id)) as cur:
+            async with conn.execute(
+                "SELECT 1 FROM contradictions WHERE (entry_a_id=? AND entry_b_id=?) OR (entry_a_id=? AND entry_b_id=?)",
+                (a.id, b.id, b.id, a.id),
+            ) as cur:
                 if await cur.fetchone() is not None:
                     return None, None
             a, b = await _entry(conn, a.id), await _entry(conn, b.id)
             if not (_live(a) and _live(b)):
                 return None, None
-            preview = plan(a, b, verdict.confidence, min_confidence,
-                           times=(await stated_time(conn, a), await stated_time(conn, b)))
+            preview = plan(
+                a, b, verdict.confidence, min_confidence, times=(await stated_time(conn, a), await stated_time(conn, b))
+            )
             record = ContradictionRecord(
-                entry_a_id=a.id, entry_b_id=b.id, description=verdict.description, confidence=verdict.confidence,
-                created_at=self.engine.clock(), detector=verdict.produced_by,
-                detail={"kind": verdict.kind, "explanation": verdict.explanation, "evidence": verdict.evidence,
-                        "signals": signals.to_dict(), "preview": preview, "run_id": run_id})
+                entry_a_id=a.id,
+                entry_b_id=b.id,
+                description=verdict.description,
+                confidence=verdict.confidence,
+                created_at=self.engine.clock(),
+                detector=verdict.produced_by,
+                detail={
+                    "kind": verdict.kind,
+                    "explanation": verdict.explanation,
+                    "evidence": verdict.evidence,
+                    "signals": signals.to_dict(),
+                    "preview": preview,
+                    "run_id": run_id,
+                },
+            )
             await conn.execute(
                 f"INSERT INTO contradictions({CONTRADICTION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (record.id, record.entry_a_id, record.entry_b_id, record.description, record.confidence, None, None,
-                 to_iso(record.created_at), record.status.value, record.detector,
-                 json.dumps(record.detail, ensure_ascii=False, default=str)))
-            await Store.audit(conn, "contradiction", actor, a.id, verdict.kind,
-                              {"contradiction": record.id, "entry_b": b.id, "confidence": verdict.confidence},
-                              at=self.engine.clock())
+                (
+                    record.id,
+                    record.entry_a_id,
+                    record.entry_b_id,
+                    record.description,
+                    record.confidence,
+                    None,
+                    None,
+                    to_iso(record.created_at),
+                    record.status.value,
+                    record.detector,
+                    json.dumps(record.detail, ensure_ascii=False, default=str),
+                ),
+            )
+            await Store.audit(
+                conn,
+                "contradiction",
+                actor,
+                a.id,
+                verdict.kind,
+                {"contradiction": record.id, "entry_b": b.id, "confidence": verdict.confidence},
+                at=self.engine.clock(),
+            )
             if not preview["auto"]:
                 return record, None
-            result = await self._apply(conn, record, f"auto:{preview['rule']}", actor,
-                                       winner_id=preview["winner_id"], loser_ids=[preview["loser_id"]])
+            result = await self._apply(
+                conn, record, f"auto:{preview['rule']}", actor, winner_id=preview["winner_id"], loser_ids=[preview["loser_id"]]
+            )
             return result.contradiction, result
 
     # ---- manual resolution --------------------------------------------------------------
@@ -137,15 +183,31 @@ class ContradictionBook:
                         raise ConsolidationError(f"entry {side} ({entry.id}) is no longer current; it cannot be merged")
                 now = self.engine.clock()
                 merged = MemoryEntry(
-                    key=a.key, content=text.strip(), type=a.type, tier=MemoryTier.SEMANTIC,
-                    tags=list(dict.fromkeys(a.tags + b.tags)), created_at=now, updated_at=now, last_accessed=now,
-                    importance=max(a.importance, b.importance), source=ProvenanceLevel.USER_STATED,
-                    pinned=a.pinned or b.pinned)
+                    key=a.key,
+                    content=text.strip(),
+                    type=a.type,
+                    tier=MemoryTier.SEMANTIC,
+                    tags=list(dict.fromkeys(a.tags + b.tags)),
+                    created_at=now,
+                    updated_at=now,
+                    last_accessed=now,
+                    importance=max(a.importance, b.importance),
+                    source=ProvenanceLevel.USER_STATED,
+                    pinned=a.pinned or b.pinned,
+                )
                 outcome = await self.gate.write_in(conn, merged, actor, f"merge of contradiction {record.id}")
                 if outcome.action == "unchanged":
                     raise ConsolidationError("the merge text is what entry a already says; use keep a instead")
-                return await self._apply(conn, record, "merge", actor, winner_id=outcome.entry.id,
-                                         loser_ids=[b.id], merged=outcome.entry, merged_over=a)
+                return await self._apply(
+                    conn,
+                    record,
+                    "merge",
+                    actor,
+                    winner_id=outcome.entry.id,
+                    loser_ids=[b.id],
+                    merged=outcome.entry,
+                    merged_over=a,
+                )
         except WriteRejected as exc:
             if merged is not None and exc.scan is not None:
                 await self.gate.audit_refusal(exc, merged, actor)
@@ -154,39 +216,71 @@ class ContradictionBook:
     async def _pending(self, conn, contradiction_id: str) -> ContradictionRecord:
         record = await self._load(conn, contradiction_id)
         if record.status is not ContradictionStatus.PENDING:
-            raise ConsolidationError(f"contradiction {record.id} is already {record.status.label} "
-                                     f"({record.resolution}); undo that first to change the outcome")
+            raise ConsolidationError(
+                f"contradiction {record.id} is already {record.status.label} "
+                f"({record.resolution}); undo that first to change the outcome"
+            )
         return record
 
-    async def _apply(self, conn, record: ContradictionRecord, action: str, actor: str, winner_id: Optional[str],
-                     loser_ids: list[str], merged: Optional[MemoryEntry] = None,
-                     merged_over: Optional[MemoryEntry] = None) -> ResolutionResult:
+    async def _apply(
+        self,
+        conn,
+        record: ContradictionRecord,
+        action: str,
+        actor: str,
+        winner_id: Optional[str],
+        loser_ids: list[str],
+        merged: Optional[MemoryEntry] = None,
+        merged_over: Optional[MemoryEntry] = None,
+    ) -> ResolutionResult:
         now = self.engine.clock()
         before: list[dict] = [_state(merged_over)] if merged_over is not None else []
         changed: list[MemoryEntry] = []
         for loser_id in loser_ids:
             before.append(_state(await _entry(conn, loser_id)))
-            changed.append(await self.gate.supersede_in(conn, loser_id, winner_id, actor,
-                                                        f"contradiction {record.id}: {action}",
-                                                        {"contradiction": record.id}))
+            changed.append(
+                await self.gate.supersede_in(
+                    conn, loser_id, winner_id, actor, f"contradiction {record.id}: {action}", {"contradiction": record.id}
+                )
+            )
         if merged is not None:
             changed = [merged, await _entry(conn, merged_over.id)] + changed
         # Pending contradictions about a just-superseded entry have nothing left to decide
         # (they reopen if this is undone).
-        obsolete = await Store.close_contradictions_about(conn, [s["id"] for s in before], now, "obsolete",
-                                                          except_id=record.id)
+        obsolete = await Store.close_contradictions_about(conn, [s["id"] for s in before], now, "obsolete", except_id=record.id)
         status = ContradictionStatus.DISMISSED if action == "keep_both" else ContradictionStatus.RESOLVED
-        await conn.execute("UPDATE contradictions SET status=?, resolution=?, resolved_at=? WHERE id=?",
-                           (status.value, action, to_iso(now), record.id))
+        await conn.execute(
+            "UPDATE contradictions SET status=?, resolution=?, resolved_at=? WHERE id=?",
+            (status.value, action, to_iso(now), record.id),
+        )
         after = [_state(e) for e in changed if merged is None or e.id != merged.id]
         cur = await conn.execute(
-            "INSERT INTO resolutions(contradiction_id, action, actor, at, merged_entry_id, before, after) "
-            "VALUES (?,?,?,?,?,?,?)",
-            (record.id, action, actor, to_iso(now), merged.id if merged else None,
-             json.dumps({"entries": before, "obsolete": obsolete}), json.dumps({"entries": after})))
-        await Store.audit(conn, "resolve", actor, winner_id or record.entry_a_id, action,
-                          {"contradiction": record.id, "winner": winner_id, "losers": loser_ids,
-                           "merged": merged.id if merged else None, "obsolete": obsolete}, at=now)
+            "INSERT INTO resolutions(contradiction_id, action, actor, at, merged_entry_id, before, after) VALUES (?,?,?,?,?,?,?)",
+            (
+                record.id,
+                action,
+                actor,
+                to_iso(now),
+                merged.id if merged else None,
+                json.dumps({"entries": before, "obsolete": obsolete}),
+                json.dumps({"entries": after}),
+            ),
+        )
+        await Store.audit(
+            conn,
+            "resolve",
+            actor,
+            winner_id or record.entry_a_id,
+            action,
+            {
+                "contradiction": record.id,
+                "winner": winner_id,
+                "losers": loser_ids,
+                "merged": merged.id if merged else None,
+                "obsolete": obsolete,
+            },
+            at=now,
+        )
         resolved = replace(record, status=status, resolution=action, resolved_at=now)
         return ResolutionResult(resolved, action, changed, cur.lastrowid)
 
@@ -197,8 +291,7 @@ class ContradictionBook:
         the contradiction (and any it closed as obsolete) pending again. Refused when
         an entry changed since, so undo never overwrites later work."""
         async with self.store.transaction() as conn:
-            sql = ("SELECT id, contradiction_id, action, merged_entry_id, before, after FROM resolutions "
-                   "WHERE undone_at IS NULL")
+            sql = "SELECT id, contradiction_id, action, merged_entry_id, before, after FROM resolutions WHERE undone_at IS NULL"
             params: tuple = ()
             if contradiction_id is not None:
                 sql += " AND contradiction_id=?"
@@ -215,7 +308,8 @@ class ContradictionBook:
                 if current != state:
                     raise ConsolidationError(
                         f"entry {state['id']} changed since this resolution (now {current['tier']}, superseded by "
-                        f"{current['superseded_by']}); undo refused so nothing later is overwritten")
+                        f"{current['superseded_by']}); undo refused so nothing later is overwritten"
+                    )
             reason = f"undo of {action} on contradiction {cid}"
             originals = [(s["id"], MemoryTier(s["tier"]), s["superseded_by"]) for s in before["entries"]]
             if merged_id is not None:
@@ -224,12 +318,19 @@ class ContradictionBook:
                 changed = [await self.gate.reinstate_in(conn, *original, actor, reason) for original in originals]
             now = self.engine.clock()
             for other in [cid, *before["obsolete"]]:
-                await conn.execute("UPDATE contradictions SET status='pending', resolution=NULL, resolved_at=NULL "
-                                   "WHERE id=?", (other,))
+                await conn.execute(
+                    "UPDATE contradictions SET status='pending', resolution=NULL, resolved_at=NULL WHERE id=?", (other,)
+                )
             await conn.execute("UPDATE resolutions SET undone_at=? WHERE id=?", (to_iso(now), resolution_id))
-            await Store.audit(conn, "undo_resolve", actor, record.entry_a_id, action,
-                              {"contradiction": cid, "resolution": resolution_id, "merged_removed": merged_id,
-                               "reopened": before["obsolete"]}, at=now)
+            await Store.audit(
+                conn,
+                "undo_resolve",
+                actor,
+                record.entry_a_id,
+                action,
+                {"contradiction": cid, "resolution": resolution_id, "merged_removed": merged_id, "reopened": before["obsolete"]},
+                at=now,
+            )
             reopened = replace(record, status=ContradictionStatus.PENDING, resolution=None, resolved_at=None)
             return ResolutionResult(reopened, "undo", changed, resolution_id)
 
@@ -237,8 +338,11 @@ class ContradictionBook:
 async def stated_time(conn, entry: MemoryEntry) -> datetime:
     """When an entry's statement was made: for a consolidated fact, the latest time a
     session stated it (not when a run happened to write it); otherwise its creation."""
-    async with conn.execute("SELECT json_extract(detail, '$.stated_at') FROM fact_candidates WHERE entry_id=? "
-                            "AND json_extract(detail, '$.stated_at') IS NOT NULL", (entry.id,)) as cur:
+    async with conn.execute(
+        "SELECT json_extract(detail, '$.stated_at') FROM fact_candidates WHERE entry_id=? "
+        "AND json_extract(detail, '$.stated_at') IS NOT NULL",
+        (entry.id,),
+    ) as cur:
         times = [from_iso(r[0]) for r in await cur.fetchall()]
     return max(times, default=entry.created_at)
 

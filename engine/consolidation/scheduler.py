@@ -62,8 +62,9 @@ class TaskScheduler:
     def running_keys(self) -> list[str]:
         return sorted(self._running)
 
-    def schedule(self, key: str, factory: TaskFactory, durability: Durability = Durability.DURABLE,
-                 on_give_up: Optional[GiveUp] = None) -> str:
+    def schedule(
+        self, key: str, factory: TaskFactory, durability: Durability = Durability.DURABLE, on_give_up: Optional[GiveUp] = None
+    ) -> str:
         """Queue factory under key; returns 'queued', 'duplicate' or 'dropped'."""
         if any(t.key == key for t in self._queue):
             return "duplicate"
@@ -97,13 +98,15 @@ class TaskScheduler:
         if self._workers:
             return
         self._changed = asyncio.Condition()
-        self._workers = [asyncio.get_running_loop().create_task(self._work(), name=f"scheduler-worker-{i}")
-                         for i in range(self.workers)]
+        self._workers = [
+            asyncio.get_running_loop().create_task(self._work(), name=f"scheduler-worker-{i}") for i in range(self.workers)
+        ]
 
     def _notify(self) -> None:
         async def notify() -> None:
             async with self._changed:
                 self._changed.notify_all()
+
         asyncio.get_running_loop().create_task(notify())
 
     def _next(self) -> Optional[_Task]:

@@ -38,8 +38,9 @@ from .sessions import SessionLog
 
 JOB_KIND = "consolidate"
 _JOB_COLUMNS = "id, kind, session_key, trigger, status, attempts, last_error, created_at, updated_at"
-_RUN_COLUMNS = ("id, session_key, trigger, status, started_at, ended_at, summariser, extractor, verifier, counts, "
-                "errors, job_id, detail")
+_RUN_COLUMNS = (
+    "id, session_key, trigger, status, started_at, ended_at, summariser, extractor, verifier, counts, errors, job_id, detail"
+)
 
 
 def _job(row) -> JobRecord:
@@ -47,9 +48,21 @@ def _job(row) -> JobRecord:
 
 
 def _run(row) -> RunRecord:
-    return RunRecord(id=row[0], session_key=row[1], trigger=row[2], status=row[3], started_at=from_iso(row[4]),
-                     ended_at=from_iso(row[5]), summariser=row[6], extractor=row[7], verifier=row[8],
-                     counts=json.loads(row[9]), errors=json.loads(row[10]), job_id=row[11], detail=json.loads(row[12]))
+    return RunRecord(
+        id=row[0],
+        session_key=row[1],
+        trigger=row[2],
+        status=row[3],
+        started_at=from_iso(row[4]),
+        ended_at=from_iso(row[5]),
+        summariser=row[6],
+        extractor=row[7],
+        verifier=row[8],
+        counts=json.loads(row[9]),
+        errors=json.loads(row[10]),
+        job_id=row[11],
+        detail=json.loads(row[12]),
+    )
 
 
 class ConsolidationService:
@@ -74,13 +87,16 @@ class ConsolidationService:
             abandoned = await self._abandoned_jobs(conn)
             if abandoned:
                 marks = ",".join("?" * len(abandoned))
-                await conn.execute(f"UPDATE consolidation_runs SET status='interrupted', ended_at=? WHERE "
-                                   f"status='running' AND job_id IN ({marks})",
-                                   (to_iso(self.engine.clock()), *abandoned))
+                await conn.execute(
+                    f"UPDATE consolidation_runs SET status='interrupted', ended_at=? WHERE "
+                    f"status='running' AND job_id IN ({marks})",
+                    (to_iso(self.engine.clock()), *abandoned),
+                )
         # In the order the jobs were created, as an uninterrupted run would have taken them.
         rows = await self.engine.store.fetchall(
             "SELECT session_key FROM jobs WHERE status IN ('pending','running') GROUP BY session_key "
-            "ORDER BY min(created_at), min(rowid)")
+            "ORDER BY min(created_at), min(rowid)"
+        )
         keys = [r[0] for r in rows]
         for key in keys:
             self._schedule(key)
@@ -127,9 +143,15 @@ class ConsolidationService:
         await self.sessions.get(key)
         return await self.sessions.messages(key)
 
-    async def episodes(self, session: Optional[str] = None, entity: Optional[str] = None,
-                       since: Optional[datetime] = None, until: Optional[datetime] = None,
-                       query: Optional[str] = None, limit: Optional[int] = None) -> list[Episode]:
+    async def episodes(
+        self,
+        session: Optional[str] = None,
+        entity: Optional[str] = None,
+        since: Optional[datetime] = None,
+        until: Optional[datetime] = None,
+        query: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> list[Episode]:
         return await self.sessions.episodes(session, entity, since, until, query, limit)
 
     async def episode_facts(self, episode_id: str) -> list[CandidateFact]:
@@ -139,7 +161,8 @@ class ConsolidationService:
     async def fact_origin(self, entry_id: str) -> Optional[CandidateFact]:
         """Which episode and which extractor produced an entry, if consolidation wrote it."""
         row = await self.engine.store.fetchone(
-            "SELECT episode_id FROM fact_candidates WHERE entry_id=? ORDER BY rowid DESC LIMIT 1", (entry_id,))
+            "SELECT episode_id FROM fact_candidates WHERE entry_id=? ORDER BY rowid DESC LIMIT 1", (entry_id,)
+        )
         if row is None:
             return None
         return next(c for c in await self.pipeline.candidates(row[0]) if c.entry_id == entry_id)
@@ -201,25 +224,29 @@ class ConsolidationService:
 
     async def _insert_job(self, conn, key: str, trigger: str) -> JobRecord:
         """One pending job per session: asking again while one waits returns that one."""
-        async with conn.execute(f"SELECT {_JOB_COLUMNS} FROM jobs WHERE kind=? AND session_key=? AND status='pending'",
-                                (JOB_KIND, key)) as cur:
+        async with conn.execute(
+            f"SELECT {_JOB_COLUMNS} FROM jobs WHERE kind=? AND session_key=? AND status='pending'", (JOB_KIND, key)
+        ) as cur:
             row = await cur.fetchone()
         if row is not None:
             return _job(row)
         now = self.engine.clock()
         job = JobRecord(new_id(), JOB_KIND, key, trigger, "pending", 0, "", now, now)
-        await conn.execute(f"INSERT INTO jobs({_JOB_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
-                           (job.id, job.kind, key, trigger, job.status, 0, "", to_iso(now), to_iso(now)))
+        await conn.execute(
+            f"INSERT INTO jobs({_JOB_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)",
+            (job.id, job.kind, key, trigger, job.status, 0, "", to_iso(now), to_iso(now)),
+        )
         return job
 
     def _schedule(self, key: str) -> str:
         async def give_up(exc: BaseException) -> None:
             async with self.engine.store.transaction() as conn:
-                await conn.execute("UPDATE jobs SET status='failed', updated_at=? WHERE session_key=? AND "
-                                   "status='running' AND owner=?", (to_iso(self.engine.clock()), key, current_owner()))
+                await conn.execute(
+                    "UPDATE jobs SET status='failed', updated_at=? WHERE session_key=? AND status='running' AND owner=?",
+                    (to_iso(self.engine.clock()), key, current_owner()),
+                )
 
-        return self.scheduler.schedule(f"{JOB_KIND}:{key}", lambda: self._run_jobs(key), Durability.DURABLE,
-                                       on_give_up=give_up)
+        return self.scheduler.schedule(f"{JOB_KIND}:{key}", lambda: self._run_jobs(key), Durability.DURABLE, on_give_up=give_up)
 
     @staticmethod
     async def _abandoned_jobs(conn, key: Optional[str] = None) -> list[str]:
@@ -239,12 +266,20 @@ class ConsolidationService:
         owner = current_owner()
         async with self.engine.store.transaction() as conn:
             abandoned = await self._abandoned_jobs(conn, key)
-            async with conn.execute("SELECT id, trigger, status, owner FROM jobs WHERE session_key=? AND status IN "
-                                    "('pending','running') ORDER BY created_at, rowid", (key,)) as cur:
+            async with conn.execute(
+                "SELECT id, trigger, status, owner FROM jobs WHERE session_key=? AND status IN "
+                "('pending','running') ORDER BY created_at, rowid",
+                (key,),
+            ) as cur:
                 rows = await cur.fetchall()
             # Our own running jobs are a retry after failure (the scheduler runs one task per session).
-            holders = sorted({holder for job_id, _, status, holder in rows
-                              if status == "running" and holder != owner and job_id not in abandoned})
+            holders = sorted(
+                {
+                    holder
+                    for job_id, _, status, holder in rows
+                    if status == "running" and holder != owner and job_id not in abandoned
+                }
+            )
             if holders:
                 self.skipped[key] = ", ".join(holders)
                 return
@@ -255,8 +290,10 @@ class ConsolidationService:
             marks = ",".join("?" * len(ids))
             # Another process may have consolidated everything since this job was queued.
             status = "running" if await self._has_work(key) else "done"
-            await conn.execute(f"UPDATE jobs SET status=?, attempts=attempts+1, updated_at=?, owner=?, "
-                               f"lease_until=? WHERE id IN ({marks})", (status, now, owner, lease_until(), *ids))
+            await conn.execute(
+                f"UPDATE jobs SET status=?, attempts=attempts+1, updated_at=?, owner=?, lease_until=? WHERE id IN ({marks})",
+                (status, now, owner, lease_until(), *ids),
+            )
         if status == "done":
             return
         renewing = asyncio.get_running_loop().create_task(self._renew_lease(ids, owner), name=f"lease:{key}")
@@ -264,16 +301,19 @@ class ConsolidationService:
             await self.pipeline.run(key, claimed[0][1], claimed[0][0])
         except Exception as exc:
             async with self.engine.store.transaction() as conn:
-                await conn.execute(f"UPDATE jobs SET last_error=?, updated_at=? WHERE id IN ({marks})",
-                                   (f"{type(exc).__name__}: {exc}", to_iso(self.engine.clock()), *ids))
+                await conn.execute(
+                    f"UPDATE jobs SET last_error=?, updated_at=? WHERE id IN ({marks})",
+                    (f"{type(exc).__name__}: {exc}", to_iso(self.engine.clock()), *ids),
+                )
             raise
         finally:
             renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await renewing
         async with self.engine.store.transaction() as conn:
-            await conn.execute(f"UPDATE jobs SET status='done', updated_at=? WHERE id IN ({marks})",
-                               (to_iso(self.engine.clock()), *ids))
+            await conn.execute(
+                f"UPDATE jobs SET status='done', updated_at=? WHERE id IN ({marks})", (to_iso(self.engine.clock()), *ids)
+            )
 
     async def _has_work(self, key: str) -> bool:
         """Messages not yet consolidated, or an ended session still to close."""
@@ -285,8 +325,9 @@ class ConsolidationService:
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             async with self.engine.store.transaction() as conn:
-                await conn.execute(f"UPDATE jobs SET lease_until=? WHERE owner=? AND id IN ({marks})",
-                                   (lease_until(), owner, *ids))
+                await conn.execute(
+                    f"UPDATE jobs SET lease_until=? WHERE owner=? AND id IN ({marks})", (lease_until(), owner, *ids)
+                )
 
     async def _watch_idle(self) -> None:
         idle = float(self.engine.settings.get("memory.consolidationIdleSeconds"))
@@ -328,4 +369,3 @@ class ConsolidationService:
     async def restore_version(self, entry_id: str, actor=None):
         """Bring back an earlier version through the gate (MemoryEngine.restore)."""
         return await self.engine.restore(entry_id, actor=actor)
-

@@ -21,8 +21,16 @@ _SESSION_COLUMNS = (
 
 
 def _session(row) -> SessionInfo:
-    return SessionInfo(key=row[0], status=row[1], started_at=from_iso(row[2]), ended_at=from_iso(row[3]),
-                       last_activity_at=from_iso(row[4]), consolidated_through=row[5], messages=row[6], episodes=row[7])
+    return SessionInfo(
+        key=row[0],
+        status=row[1],
+        started_at=from_iso(row[2]),
+        ended_at=from_iso(row[3]),
+        last_activity_at=from_iso(row[4]),
+        consolidated_through=row[5],
+        messages=row[6],
+        episodes=row[7],
+    )
 
 
 class SessionLog:
@@ -36,7 +44,8 @@ class SessionLog:
             await conn.execute(
                 "INSERT INTO sessions(key, started_at, status, last_activity_at) VALUES (?,?, 'open', ?) "
                 "ON CONFLICT(key) DO UPDATE SET status='open', ended_at=NULL, last_activity_at=excluded.last_activity_at",
-                (key, to_iso(now), to_iso(now)))
+                (key, to_iso(now), to_iso(now)),
+            )
         return await self.get(key)
 
     async def add_message(self, key: str, role: str, content: str, now: datetime) -> Message:
@@ -52,8 +61,10 @@ class SessionLog:
                 raise ConsolidationError(f"session {key!r} has ended; open it again to add messages")
             async with conn.execute("SELECT coalesce(max(idx), -1) + 1 FROM messages WHERE session_key=?", (key,)) as cur:
                 idx = (await cur.fetchone())[0]
-            await conn.execute("INSERT INTO messages(session_key, idx, role, content, at) VALUES (?,?,?,?,?)",
-                               (key, idx, role, content, to_iso(now)))
+            await conn.execute(
+                "INSERT INTO messages(session_key, idx, role, content, at) VALUES (?,?,?,?,?)",
+                (key, idx, role, content, to_iso(now)),
+            )
             await conn.execute("UPDATE sessions SET last_activity_at=? WHERE key=?", (to_iso(now), key))
         return Message(key, idx, role, content, now)
 
@@ -61,8 +72,9 @@ class SessionLog:
         """Mark a session ended inside the caller's transaction (which also queues its job)."""
         status = await _status(conn, key)
         if status == "open":
-            await conn.execute("UPDATE sessions SET status='ended', ended_at=?, last_activity_at=? WHERE key=?",
-                               (to_iso(now), to_iso(now), key))
+            await conn.execute(
+                "UPDATE sessions SET status='ended', ended_at=?, last_activity_at=? WHERE key=?", (to_iso(now), to_iso(now), key)
+            )
 
     async def get(self, key: str) -> SessionInfo:
         row = await self.store.fetchone(f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.key=?", (key,))
@@ -87,9 +99,15 @@ class SessionLog:
         rows = await self.store.fetchall(sql + " ORDER BY idx", params)
         return [Message(r[0], r[1], r[2], r[3], from_iso(r[4])) for r in rows]
 
-    async def episodes(self, session: Optional[str] = None, entity: Optional[str] = None,
-                       since: Optional[datetime] = None, until: Optional[datetime] = None,
-                       query: Optional[str] = None, limit: Optional[int] = None) -> list[Episode]:
+    async def episodes(
+        self,
+        session: Optional[str] = None,
+        entity: Optional[str] = None,
+        since: Optional[datetime] = None,
+        until: Optional[datetime] = None,
+        query: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> list[Episode]:
         """Episodes, newest first; query is a plain case-insensitive text match on the summary."""
         where: list[str] = []
         params: list[Any] = []
@@ -119,8 +137,11 @@ class SessionLog:
 
     async def idle(self, cutoff: datetime) -> list[SessionInfo]:
         """Open sessions quiet since before cutoff that still hold unconsolidated messages."""
-        return [s for s in await self.all("open")
-                if s.last_activity_at is not None and s.last_activity_at < cutoff and s.unconsolidated > 0]
+        return [
+            s
+            for s in await self.all("open")
+            if s.last_activity_at is not None and s.last_activity_at < cutoff and s.unconsolidated > 0
+        ]
 
 
 async def _status(conn, key: str) -> str:

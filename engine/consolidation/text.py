@@ -33,8 +33,7 @@ def stem(word: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """Stems of the words that carry meaning (no stop words, no negation, no digits)."""
-    return {stem(w) for w in words(text)
-            if w not in STOP_WORDS and w not in NEGATION_WORDS and not w[0].isdigit() and len(w) > 1}
+    return {stem(w) for w in words(text) if w not in STOP_WORDS and w not in NEGATION_WORDS and not w[0].isdigit() and len(w) > 1}
 
 
 def jaccard(a: set, b: set) -> float:
@@ -116,9 +115,28 @@ def versions_compatible(a: str, b: str) -> bool:
 
 
 # ---- numbers, durations, dates ----------------------------------------------------------
-NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-                "forty-five": 45, "sixty": 60, "ninety": 90, "half an": 0.5}
+NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty-five": 45,
+    "sixty": 60,
+    "ninety": 90,
+    "half an": 0.5,
+}
 _UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800, "month": 2592000}
 _NUM = r"(\d+(?:\.\d+)?|half an|forty-five|" + "|".join(k for k in NUMBER_WORDS if " " not in k and "-" not in k) + r")"
 _DURATION = re.compile(_NUM + r"[\s-]*(second|minute|hour|day|week|month)s?\b", re.IGNORECASE)
@@ -147,7 +165,7 @@ def anchored_numbers(text: str) -> list[tuple[set[str], str]]:
     out = []
     for match in _BARE_NUMBER.finditer(masked):
         before = [w for w in words(masked[: match.start()]) if w not in STOP_WORDS and not w[0].isdigit()][-2:]
-        after = [w for w in words(masked[match.end():]) if w not in STOP_WORDS and not w[0].isdigit()][:1]
+        after = [w for w in words(masked[match.end() :]) if w not in STOP_WORDS and not w[0].isdigit()][:1]
         anchors = {stem(w) for w in before + after}
         if anchors:
             out.append((anchors, match.group(1)))
@@ -160,40 +178,77 @@ def surface(stems: set[str], text: str) -> list[str]:
 
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
+MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:" + "|".join(WEEKDAYS) + r")s?\b|\b(?:" + "|".join(MONTHS)
+    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:"
+    + "|".join(WEEKDAYS)
+    + r")s?\b|\b(?:"
+    + "|".join(MONTHS)
     + r")(?:\s+\d{1,2}(?:st|nd|rd|th)?)?\b|\b(?:first|second|third|last|every other)\s+(?:"
-    + "|".join(WEEKDAYS) + r")\b|\b\d{1,2}:\d{2}\b",
+    + "|".join(WEEKDAYS)
+    + r")\b|\b\d{1,2}:\d{2}\b",
     re.IGNORECASE,
 )
 
 
 def dates(text: str) -> set[str]:
     """Calendar expressions (weekdays, months, ISO dates, clock times), normalised."""
-    return {" ".join(m.group(0).lower().rstrip("s").split()) if m.group(0).lower().rstrip("s") in WEEKDAYS
-            else " ".join(m.group(0).lower().split()) for m in _DATE.finditer(text)}
+    return {
+        " ".join(m.group(0).lower().rstrip("s").split())
+        if m.group(0).lower().rstrip("s") in WEEKDAYS
+        else " ".join(m.group(0).lower().split())
+        for m in _DATE.finditer(text)
+    }
 
 
 # ---- negation and preference ------------------------------------------------------------
 _NEGATION = re.compile(
     r"\b(?:not|no longer|never|no more|stopped|dropped|removed|got rid of|isn't|aren't|doesn't|don't|"
-    r"didn't|won't|can't|cannot)\b", re.IGNORECASE)
+    r"didn't|won't|can't|cannot)\b",
+    re.IGNORECASE,
+)
 
 
 def is_negated(text: str) -> bool:
     return bool(_NEGATION.search(text.replace("\u2019", "'")))
 
 
-_POSITIVE = re.compile(r"\b(?:prefers?|preferred|likes?|loves?|wants?|enjoys?|favou?rs?|always uses?|"
-                       r"swears by|sticks? (?:with|to))\b", re.IGNORECASE)
-_NEGATIVE = re.compile(r"\b(?:hates?|dislikes?|avoids?|can't stand|cannot stand|(?:don't|doesn't|do not|does not|"
-                       r"never) (?:like|want|use)s?|is tired of|gave up on|no longer (?:likes?|wants?|uses?))\b",
-                       re.IGNORECASE)
-ANTONYMS = (("tabs", "spaces"), ("dark", "light"), ("verbose", "terse"), ("verbose", "concise"),
-            ("short", "long"), ("snake_case", "camelcase"), ("single", "double"), ("rebase", "merge"),
-            ("monorepo", "polyrepo"), ("sync", "async"), ("mocks", "fakes"))
+_POSITIVE = re.compile(
+    r"\b(?:prefers?|preferred|likes?|loves?|wants?|enjoys?|favou?rs?|always uses?|"
+    r"swears by|sticks? (?:with|to))\b",
+    re.IGNORECASE,
+)
+_NEGATIVE = re.compile(
+    r"\b(?:hates?|dislikes?|avoids?|can't stand|cannot stand|(?:don't|doesn't|do not|does not|"
+    r"never) (?:like|want|use)s?|is tired of|gave up on|no longer (?:likes?|wants?|uses?))\b",
+    re.IGNORECASE,
+)
+ANTONYMS = (
+    ("tabs", "spaces"),
+    ("dark", "light"),
+    ("verbose", "terse"),
+    ("verbose", "concise"),
+    ("short", "long"),
+    ("snake_case", "camelcase"),
+    ("single", "double"),
+    ("rebase", "merge"),
+    ("monorepo", "polyrepo"),
+    ("sync", "async"),
+    ("mocks", "fakes"),
+)
 
 
 def preference(text: str) -> tuple[int, set[str]] | None:
@@ -201,9 +256,9 @@ def preference(text: str) -> tuple[int, set[str]] | None:
     text = text.replace("\u2019", "'")
     neg, pos = _NEGATIVE.search(text), _POSITIVE.search(text)
     if neg and (not pos or neg.start() <= pos.start()):
-        return -1, content_words(text[neg.end():])
+        return -1, content_words(text[neg.end() :])
     if pos:
-        return 1, content_words(text[pos.end():])
+        return 1, content_words(text[pos.end() :])
     return None
 
 

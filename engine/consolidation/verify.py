@@ -58,11 +58,13 @@ def verify_offline(a: MemoryEntry, b: MemoryEntry, signals: Signals) -> Verdict:
         if found is not None:
             kind, certainty, description, evidence = found
             confidence = scaled(certainty, signals)
-            explanation = (f"{description}. Kind '{kind}' has certainty {certainty:.2f}; the pair's "
-                           f"subject match is {signals.strength:.2f} (key {signals.key_similarity:.2f}, tags "
-                           f"{signals.tag_overlap:.2f}" + (f", embedding {signals.embedding_similarity:.2f}"
-                                                           if signals.embedding_similarity is not None else "")
-                           + f"), so confidence is {confidence:.2f}.")
+            explanation = (
+                f"{description}. Kind '{kind}' has certainty {certainty:.2f}; the pair's "
+                f"subject match is {signals.strength:.2f} (key {signals.key_similarity:.2f}, tags "
+                f"{signals.tag_overlap:.2f}"
+                + (f", embedding {signals.embedding_similarity:.2f}" if signals.embedding_similarity is not None else "")
+                + f"), so confidence is {confidence:.2f}."
+            )
             return Verdict(True, confidence, kind, description, explanation, PRODUCER, evidence)
     return _none("no incompatible values found")
 
@@ -91,8 +93,12 @@ def _value(a: str, b: str) -> Found:
         return None
     if ta.tool.name == tb.tool.name:
         return None
-    return ("value", 0.8, f"{ta.tool.slot}: {ta.tool.name} vs {tb.tool.name}",
-            {"slot": ta.tool.slot, "a": ta.tool.name, "b": tb.tool.name})
+    return (
+        "value",
+        0.8,
+        f"{ta.tool.slot}: {ta.tool.name} vs {tb.tool.name}",
+        {"slot": ta.tool.slot, "a": ta.tool.name, "b": tb.tool.name},
+    )
 
 
 def _number(a: str, b: str) -> Found:
@@ -106,8 +112,7 @@ def _number(a: str, b: str) -> Found:
             shared = anchors_a & anchors_b
             if shared and value_a != value_b and value_a not in values_b and value_b not in values_a:
                 about = ", ".join(surface(shared, a + " " + b)[:2])
-                return ("number", 0.65, f"{about}: {value_a} vs {value_b}",
-                        {"about": sorted(shared), "a": value_a, "b": value_b})
+                return ("number", 0.65, f"{about}: {value_a} vs {value_b}", {"about": sorted(shared), "a": value_a, "b": value_b})
     return None
 
 
@@ -119,8 +124,12 @@ def _date(a: str, b: str) -> Found:
     if not shared:
         return None
     about = ", ".join(surface(shared, b)[:3])
-    return ("date", 0.7, f"dates differ for {about}: {', '.join(sorted(da))} vs {', '.join(sorted(db))}",
-            {"a": sorted(da), "b": sorted(db), "about": sorted(shared)})
+    return (
+        "date",
+        0.7,
+        f"dates differ for {about}: {', '.join(sorted(da))} vs {', '.join(sorted(db))}",
+        {"a": sorted(da), "b": sorted(db), "about": sorted(shared)},
+    )
 
 
 def _preference(a: str, b: str) -> Found:
@@ -143,5 +152,9 @@ def _negation(a: str, b: str) -> Found:
         return None
     denied, asserted = (a, b) if is_negated(a) else (b, a)
     about = " ".join(surface(content_words(a) & content_words(b), asserted)[:4])
-    return ("negation", 0.6, f"one denies what the other asserts about {about}",
-            {"denies": denied, "asserts": asserted, "overlap": round(overlap, 3)})
+    return (
+        "negation",
+        0.6,
+        f"one denies what the other asserts about {about}",
+        {"denies": denied, "asserts": asserted, "overlap": round(overlap, 3)},
+    )

@@ -53,9 +53,23 @@ def _local_to_utc(value: Any, field: str) -> datetime | None:
 
 
 def convert(raw: dict[str, Any], default_type: MemoryType) -> MemoryEntry:
-    data = {k: raw.get(k) for k in (
-        "id", "key", "content", "tags", "source_session", "importance", "access_count",
-        "embedding_id", "episode_id", "version", "superseded_by") if raw.get(k) is not None}
+    data = {
+        k: raw.get(k)
+        for k in (
+            "id",
+            "key",
+            "content",
+            "tags",
+            "source_session",
+            "importance",
+            "access_count",
+            "embedding_id",
+            "episode_id",
+            "version",
+            "superseded_by",
+        )
+        if raw.get(k) is not None
+    }
     type_text = str(raw.get("type") or default_type.value).strip().lower()
     if type_text not in _TYPE_WORDS:
         raise InvalidValue(f"unknown type {raw.get('type')!r}")
@@ -68,8 +82,9 @@ def convert(raw: dict[str, Any], default_type: MemoryType) -> MemoryEntry:
             data[field] = stamp
     if data.get("superseded_by") and data["tier"] is not MemoryTier.ARCHIVAL:
         data["tier"] = MemoryTier.ARCHIVAL  # the spec: superseded entries live in ARCHIVAL
-    entry = MemoryEntry.from_dict({k: v for k, v in data.items()
-                                   if k not in ("type", "tier", "source", "created_at", "updated_at", "last_accessed")})
+    entry = MemoryEntry.from_dict(
+        {k: v for k, v in data.items() if k not in ("type", "tier", "source", "created_at", "updated_at", "last_accessed")}
+    )
     for name in ("type", "tier", "source", "created_at", "updated_at", "last_accessed"):
         if name in data:
             setattr(entry, name, data[name])

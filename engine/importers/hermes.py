@@ -49,8 +49,15 @@ def read_folder(folder: Path) -> Iterator[tuple[dict, MemoryEntry | str]]:
             seen[key] = seen.get(key, 0) + 1
             if seen[key] > 1:
                 key = f"{key}-{seen[key]}"
-            yield {"file": name, "index": index}, MemoryEntry(
-                key=key, content=body, type=type_, source=ProvenanceLevel.LEGACY, tags=["hermes"],
+            yield (
+                {"file": name, "index": index},
+                MemoryEntry(
+                    key=key,
+                    content=body,
+                    type=type_,
+                    source=ProvenanceLevel.LEGACY,
+                    tags=["hermes"],
+                ),
             )
     if not found:
         raise InvalidValue(f"{folder} holds neither MEMORY.md nor USER.md")

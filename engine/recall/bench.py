@@ -89,10 +89,25 @@ async def build_store(path: Path, n: int, seed: int = 0, model_id: str = f"{MODE
     store = await Store.open(path)
     now = utcnow()
     ids = [str(uuid.UUID(int=int(rng.integers(0, 2**63)) << 64 | i)) for i in range(n)]
-    await load_fixture(store, (
-        MemoryEntry(id=ids[i], key=k, content=c, tags=t, source_session="bench", created_at=now, updated_at=now,
-                    last_accessed=now, importance=0.5)
-        for i, (k, c, t) in enumerate(corpus)), "bench", "recall benchmark corpus")
+    await load_fixture(
+        store,
+        (
+            MemoryEntry(
+                id=ids[i],
+                key=k,
+                content=c,
+                tags=t,
+                source_session="bench",
+                created_at=now,
+                updated_at=now,
+                last_accessed=now,
+                importance=0.5,
+            )
+            for i, (k, c, t) in enumerate(corpus)
+        ),
+        "bench",
+        "recall benchmark corpus",
+    )
     async with store.transaction() as conn:
         chunk = 10_000
         for start in range(0, n, chunk):
@@ -121,8 +136,9 @@ def isolated_numpy_scan_ms(rows: int, dim: int = DIM, reps: int = 50) -> dict[st
         "    t = time.perf_counter(); m @ q; ts.append((time.perf_counter() - t) * 1000)\n"
         "print(json.dumps(ts))"
     )
-    proc = subprocess.run([sys.executable, "-c", code, str(rows), str(dim), str(reps)],
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(rows), str(dim), str(reps)], capture_output=True, text=True, check=True
+    )
     return _pct(json.loads(proc.stdout))
 
 
@@ -139,8 +155,9 @@ def make_queries(corpus, count: int, seed: int = 0) -> list[str]:
     return list(out)
 
 
-async def run_bench(entries: int, queries: int = 50, seed: int = 0, workdir: Optional[str] = None,
-                    baseline_queries: int = 10) -> dict[str, Any]:
+async def run_bench(
+    entries: int, queries: int = 50, seed: int = 0, workdir: Optional[str] = None, baseline_queries: int = 10
+) -> dict[str, Any]:
     from ..config import Settings
     from .embedder import Embedder
     from .service import RecallService
@@ -227,7 +244,8 @@ async def run_bench(entries: int, queries: int = 50, seed: int = 0, workdir: Opt
         # the recall's own vector stage against a numpy scan in a process without torch
         # (in this process BLAS threads and torch's spin against each other)
         vs["vector_stage_vs_isolated_numpy_scan"] = round(
-            out["stages_ms"]["vector"]["p50"] / vs["numpy_scan_isolated_ms"]["p50"], 2)
+            out["stages_ms"]["vector"]["p50"] / vs["numpy_scan_isolated_ms"]["p50"], 2
+        )
         out["vs"] = vs
         out["peak_rss_mb_with_baselines"] = _rss_mb()
         await svc.close()

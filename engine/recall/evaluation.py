@@ -98,9 +98,16 @@ class _Accumulator:
         return {m: average(rows) for m, rows in self.rows.items()}
 
 
-async def _evaluate_queries(svc, queries, unit_of: dict[str, str], depth: int, overrides: dict,
-                            acc: _Accumulator, qtype_of: Optional[dict[str, str]] = None,
-                            now: Optional[datetime] = None) -> None:
+async def _evaluate_queries(
+    svc,
+    queries,
+    unit_of: dict[str, str],
+    depth: int,
+    overrides: dict,
+    acc: _Accumulator,
+    qtype_of: Optional[dict[str, str]] = None,
+    now: Optional[datetime] = None,
+) -> None:
     """queries: (qid, text, gold {unit: gain}); unit_of maps entry id -> evaluated unit;
     now: when the questions are asked (the forgetting curve's "now")."""
     # each path must offer at least `depth` candidates (the service's settings already hold `overrides`)
@@ -210,10 +217,10 @@ def git_revision() -> str:
     """The commit of the code being measured ("+dirty" with uncommitted changes), or "unknown"."""
     here = Path(__file__).resolve().parent
     try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
-                             timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                               capture_output=True, text=True, timeout=10).stdout.strip()
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=here, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return (rev + ("+dirty" if dirty else "")) if rev else "unknown"
@@ -273,8 +280,7 @@ async def run_longmemeval(
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, list) or (data and not (isinstance(data[0], dict) and "haystack_sessions" in data[0])):
-        raise InvalidValue(f"{path} is not a LongMemEval file (expected a JSON list of questions with "
-                           "haystack_sessions)")
+        raise InvalidValue(f"{path} is not a LongMemEval file (expected a JSON list of questions with haystack_sessions)")
     settings = _settings(overrides)
     questions = [q for q in data if not str(q["question_id"]).endswith("_abs")]
     skipped = len(data) - len(questions)
@@ -296,8 +302,9 @@ async def run_longmemeval(
             unit_of: dict[str, str] = {}
             entries = []
             for si, (sid, turns) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"])):
-                when: dict[str, Any] = {} if dates[si] is None else {
-                    "created_at": dates[si], "updated_at": dates[si], "last_accessed": dates[si]}
+                when: dict[str, Any] = (
+                    {} if dates[si] is None else {"created_at": dates[si], "updated_at": dates[si], "last_accessed": dates[si]}
+                )
                 if granularity == "session":
                     e = MemoryEntry(key=f"session {si}", content=_session_text(turns), **when)
                     entries.append(e)
@@ -311,8 +318,16 @@ async def run_longmemeval(
             embed_s += seconds
             docs += len(entries)
             gold = {sid: 1.0 for sid in q["answer_session_ids"]}
-            await _evaluate_queries(svc, [(q["question_id"], q["question"], gold)], unit_of, doc_depth,
-                                    dict(overrides or {}), acc, {q["question_id"]: q["question_type"]}, asked)
+            await _evaluate_queries(
+                svc,
+                [(q["question_id"], q["question"], gold)],
+                unit_of,
+                doc_depth,
+                dict(overrides or {}),
+                acc,
+                {q["question_id"]: q["question_type"]},
+                asked,
+            )
             await svc.close(release_models=False)
             await store.close()
             if progress:
@@ -331,8 +346,11 @@ async def run_longmemeval(
         "recall_modes": dict(acc.modes),
         "rerank": _rerank_meta(acc, settings),
         "hybrid_by_question_type": {t: average(r) for t, r in sorted(acc.by_type.items())},
-        "dates": ("haystack_dates, asked at question_date" if not undated else
-                  f"{undated} question(s) without dates: their entries are dated now, so decay is uniform"),
+        "dates": (
+            "haystack_dates, asked at question_date"
+            if not undated
+            else f"{undated} question(s) without dates: their entries are dated now, so decay is uniform"
+        ),
         **_run_meta(settings),
     }
     return out
@@ -403,8 +421,7 @@ async def run_beir(
             entries.append(e)
             unit_of[e.id] = str(doc["_id"])
         svc, embed_s = await _index(store, entries, settings, embedder_factory, reranker_factory, acc)
-        await _evaluate_queries(svc, [(q, queries[q], qrels[q]) for q in qids], unit_of, depth,
-                                dict(overrides or {}), acc)
+        await _evaluate_queries(svc, [(q, queries[q], qrels[q]) for q in qids], unit_of, depth, dict(overrides or {}), acc)
         await svc.close()
         await store.close()
     out = acc.result()

@@ -19,8 +19,7 @@ class Fused:
         return path in self.ranks
 
 
-def rrf_fuse(lists: Mapping[str, Sequence[str]], k: int = 60,
-             weights: Optional[Mapping[str, float]] = None) -> list[Fused]:
+def rrf_fuse(lists: Mapping[str, Sequence[str]], k: int = 60, weights: Optional[Mapping[str, float]] = None) -> list[Fused]:
     """Fuse ranked id lists (best first) into one list, best first; a path
     missing from weights weighs 1.
 

@@ -33,9 +33,8 @@ async def current_versions(store: "Store", entry_ids: list[str]) -> dict[str, st
     ids that are no longer stored are left out."""
     out: dict[str, str] = {}
     for start in range(0, len(entry_ids), 500):
-        chunk = entry_ids[start:start + 500]
-        rows = await store.fetchall(
-            f"SELECT id, superseded_by FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        chunk = entry_ids[start : start + 500]
+        rows = await store.fetchall(f"SELECT id, superseded_by FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
         for entry_id, newer in rows:
             head, seen = entry_id, 0
             while newer is not None and seen < MAX_CHAIN:
@@ -47,8 +46,9 @@ async def current_versions(store: "Store", entry_ids: list[str]) -> dict[str, st
     return out
 
 
-async def evaluate(engine: "MemoryEngine", overrides: Optional[dict[str, Any]] = None,
-                   progress: Optional[Callable[[int, int], None]] = None) -> dict[str, Any]:
+async def evaluate(
+    engine: "MemoryEngine", overrides: Optional[dict[str, Any]] = None, progress: Optional[Callable[[int, int], None]] = None
+) -> dict[str, Any]:
     """{"metrics": recall@1/5/10, mrr, ndcg@10, queries; "per_query": [...];
     "skipped": what did not count and why; "overrides": the knobs tried;
     "recall_modes" and "embedding": whether the vector path took part}."""
@@ -77,16 +77,24 @@ async def evaluate(engine: "MemoryEngine", overrides: Optional[dict[str, Any]] =
         ranked = dedupe(result.hit_ids)
         metrics = query_metrics(ranked, gold[query])
         rows.append(metrics)
-        per_query.append({"query": query, "judged": len(gold[query]),
-                          "relevant": sum(1 for v in gold[query].values() if v > 0),
-                          **{k: round(metrics[k], 4) for k in METRICS}})
+        per_query.append(
+            {
+                "query": query,
+                "judged": len(gold[query]),
+                "relevant": sum(1 for v in gold[query].values() if v > 0),
+                **{k: round(metrics[k], 4) for k in METRICS},
+            }
+        )
         if progress is not None:
             progress(n, len(queries))
     return {
         "metrics": average(rows),
         "per_query": per_query,
-        "skipped": {"purged_judgments": purged, "queries_without_relevant": len(without_relevant),
-                    "first_queries_without_relevant": without_relevant[:5]},
+        "skipped": {
+            "purged_judgments": purged,
+            "queries_without_relevant": len(without_relevant),
+            "first_queries_without_relevant": without_relevant[:5],
+        },
         "judgments": len(judgments),
         "overrides": dict(overrides or {}),
         "recall_modes": modes,

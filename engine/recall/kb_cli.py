@@ -49,10 +49,7 @@ async def cmd_recall(engine, args) -> int:
     emit(
         args,
         [h.to_dict() for h in hits],
-        lambda: (
-            "\n".join(f"{h.score:6.3f}  {h.id}\n        {' '.join(h.text.split())[:200]}" for h in hits)
-            or "no passages"
-        ),
+        lambda: "\n".join(f"{h.score:6.3f}  {h.id}\n        {' '.join(h.text.split())[:200]}" for h in hits) or "no passages",
     )
     return EXIT_OK
 
@@ -65,8 +62,7 @@ async def cmd_info(engine, args) -> int:
         lambda: (
             f"knowledge base {data['path']}: "
             + (
-                f"{data['passages']} passages from {data['documents']} documents, {data['model_id']}, "
-                f"{data['bytes']:,} bytes"
+                f"{data['passages']} passages from {data['documents']} documents, {data['model_id']}, {data['bytes']:,} bytes"
                 if data["exists"]
                 else "not built yet (echo-memory kb build PATH)"
             )

@@ -56,8 +56,7 @@ def _load(path: Path, *names: str) -> list[Any]:
     """The named arrays of a sidecar (vectors as float32, the rest JSON-decoded)."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return [np.asarray(data[n], np.float32) if n == "vectors" else json.loads(bytes(data[n]).decode())
-                    for n in names]
+            return [np.asarray(data[n], np.float32) if n == "vectors" else json.loads(bytes(data[n]).decode()) for n in names]
     except (OSError, ValueError, KeyError) as exc:
         raise KnowledgeBaseError(f"{path} is not a readable knowledge-base sidecar: {exc}") from exc
 
@@ -78,8 +77,7 @@ class KnowledgeBase:
         self.dirty = False
 
     @classmethod
-    def open(cls, db_path: os.PathLike | str, model_id: str, dim: int,
-             reset_on_model_change: bool = False) -> "KnowledgeBase":
+    def open(cls, db_path: os.PathLike | str, model_id: str, dim: int, reset_on_model_change: bool = False) -> "KnowledgeBase":
         kb = cls(sidecar_path(db_path), model_id, dim)
         if not kb.path.exists():
             return kb
@@ -228,8 +226,7 @@ async def build(db_path: os.PathLike | str, embedder: Any, paths: Sequence[str],
             kb.add([f"{name}#{n}" for n in range(len(parts))], await embedder.embed(parts), parts)
             added += len(parts)
     kb.save()
-    return {"path": str(kb.path), "documents": len(docs), "passages": added, "total_passages": len(kb),
-            "model_id": kb.model_id}
+    return {"path": str(kb.path), "documents": len(docs), "passages": added, "total_passages": len(kb), "model_id": kb.model_id}
 
 
 async def recall(db_path: os.PathLike | str, embedder: Any, query: str, limit: int = 5) -> list[KnowledgeHit]:
@@ -251,6 +248,11 @@ def info(db_path: os.PathLike | str) -> dict:
     if not path.exists():
         return out
     meta, ids = _load(path, "meta", "ids")
-    out.update(model_id=meta.get("model_id"), dim=meta.get("dim"), passages=len(ids),
-               documents=len({document_of(i) for i in ids}), bytes=path.stat().st_size)
+    out.update(
+        model_id=meta.get("model_id"),
+        dim=meta.get("dim"),
+        passages=len(ids),
+        documents=len({document_of(i) for i in ids}),
+        bytes=path.stat().st_size,
+    )
     return out

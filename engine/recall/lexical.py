@@ -181,8 +181,16 @@ class LexicalIndex:
         index._load_triples(list(ids), list(vocab), np.asarray(docs, np.int64), np.asarray(tids, np.int64), None, None)
         return index
 
-    def _load_triples(self, ids: list[str], terms: list[str], doc: np.ndarray, tid: np.ndarray,
-                      tf: Optional[np.ndarray], flags, dl: Optional[np.ndarray] = None) -> None:
+    def _load_triples(
+        self,
+        ids: list[str],
+        terms: list[str],
+        doc: np.ndarray,
+        tid: np.ndarray,
+        tf: Optional[np.ndarray],
+        flags,
+        dl: Optional[np.ndarray] = None,
+    ) -> None:
         """Make a fresh base from (doc, term, tf) occurrences; tf None means one per occurrence."""
         if len(set(ids)) != len(ids):
             raise ValueError("duplicate document ids")
@@ -197,16 +205,24 @@ class LexicalIndex:
         else:
             order = np.lexsort((tid, doc))
             d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
-            lengths = np.asarray(dl, np.float64) if dl is not None else np.bincount(
-                d_doc, weights=d_tf, minlength=n_docs)
+            lengths = np.asarray(dl, np.float64) if dl is not None else np.bincount(d_doc, weights=d_tf, minlength=n_docs)
         dptr = np.zeros(n_docs + 1, np.int64)
         np.cumsum(np.bincount(d_doc, minlength=n_docs), out=dptr[1:])
         order = np.argsort(d_tid, kind="stable")  # term-major, slots ascending within a term
         tptr = np.zeros(n_terms + 1, np.int64)
         np.cumsum(np.bincount(d_tid, minlength=n_terms), out=tptr[1:])
-        self._set_base(ids, terms, dptr, d_tid.astype(np.int32), d_tf, tptr,
-                       d_doc[order].astype(np.int32), d_tf[order], lengths[:n_docs],
-                       None if flags is None else np.asarray(flags, np.uint8))
+        self._set_base(
+            ids,
+            terms,
+            dptr,
+            d_tid.astype(np.int32),
+            d_tf,
+            tptr,
+            d_doc[order].astype(np.int32),
+            d_tf[order],
+            lengths[:n_docs],
+            None if flags is None else np.asarray(flags, np.uint8),
+        )
 
     def _set_base(self, ids, terms, dptr, dterms, dtf, tptr, tslots, ttf, dl, flags) -> None:
         """Install a complete base (no delta, every document alive)."""
@@ -552,10 +568,22 @@ class LexicalIndex:
         index = cls(k1=meta["k1"], b=meta["b"], epsilon=meta["epsilon"])
         ids = json.loads(bytes(arrays["lex_ids"]).decode())
         terms = json.loads(bytes(arrays["lex_terms"]).decode())
-        a = {k: np.asarray(arrays[k]) for k in (
-            "lex_dptr", "lex_dterms", "lex_dtf", "lex_tptr", "lex_tslots", "lex_ttf", "lex_dl", "lex_flags")}
+        a = {
+            k: np.asarray(arrays[k])
+            for k in ("lex_dptr", "lex_dterms", "lex_dtf", "lex_tptr", "lex_tslots", "lex_ttf", "lex_dl", "lex_flags")
+        }
         if len(a["lex_dptr"]) != len(ids) + 1 or len(a["lex_tptr"]) != len(terms) + 1 or len(a["lex_dl"]) != len(ids):
             raise ValueError("snapshot arrays are inconsistent")
-        index._set_base(ids, terms, a["lex_dptr"], a["lex_dterms"], a["lex_dtf"], a["lex_tptr"],
-                        a["lex_tslots"], a["lex_ttf"], a["lex_dl"], a["lex_flags"])
+        index._set_base(
+            ids,
+            terms,
+            a["lex_dptr"],
+            a["lex_dterms"],
+            a["lex_dtf"],
+            a["lex_tptr"],
+            a["lex_tslots"],
+            a["lex_ttf"],
+            a["lex_dl"],
+            a["lex_flags"],
+        )
         return index

@@ -41,16 +41,42 @@ from .tokenize import entry_text
 from .vectors import VectorHits, VectorIndex
 
 __all__ = [
-    "MAX_QUERY_CHARS", "STAGES", "Fetched", "PreparedQuery", "RecallContext", "Stage", "above_floor", "apply_gate",
-    "bm25_weight", "decay_weight", "final_order", "fuse", "prepare_query", "run_pipeline", "run_stage",
+    "MAX_QUERY_CHARS",
+    "STAGES",
+    "Fetched",
+    "PreparedQuery",
+    "RecallContext",
+    "Stage",
+    "above_floor",
+    "apply_gate",
+    "bm25_weight",
+    "decay_weight",
+    "final_order",
+    "fuse",
+    "prepare_query",
+    "run_pipeline",
+    "run_stage",
 ]
 
 SETTING_KEYS = (
-    "memory.rrfK", "memory.poolSize", "memory.gateMinIdf", "memory.rerankEnabled", "memory.rerankTopK",
-    "memory.rerankTimeoutSeconds", "memory.rerankLoadTimeoutSeconds", "memory.rerankMinScore",
-    "memory.rerankModel", "memory.embeddingModel", "memory.embeddingTimeoutSeconds",
-    "memory.archivalWeight", "memory.importanceDecayDays", "memory.bm25Weight", "memory.vectorWeight",
-    "memory.vectorMinSimilarity", "memory.lexicalConfidence", "memory.importanceBlend",
+    "memory.rrfK",
+    "memory.poolSize",
+    "memory.gateMinIdf",
+    "memory.rerankEnabled",
+    "memory.rerankTopK",
+    "memory.rerankTimeoutSeconds",
+    "memory.rerankLoadTimeoutSeconds",
+    "memory.rerankMinScore",
+    "memory.rerankModel",
+    "memory.embeddingModel",
+    "memory.embeddingTimeoutSeconds",
+    "memory.archivalWeight",
+    "memory.importanceDecayDays",
+    "memory.bm25Weight",
+    "memory.vectorWeight",
+    "memory.vectorMinSimilarity",
+    "memory.lexicalConfidence",
+    "memory.importanceBlend",
 )
 
 
@@ -120,8 +146,9 @@ async def stage_tokenize(ctx: RecallContext) -> None:
     prepared = ctx.prepared = prepare_query(ctx.query)
     ctx.result = RecallResult(
         query=prepared.text,
-        settings=settings_snapshot(ctx.settings, limit=ctx.limit, include_superseded=ctx.include_superseded,
-                                   **ctx.extra_settings),
+        settings=settings_snapshot(
+            ctx.settings, limit=ctx.limit, include_superseded=ctx.include_superseded, **ctx.extra_settings
+        ),
         notices=list(prepared.notices),
     )
     if not prepared.tokens:
@@ -130,19 +157,22 @@ async def stage_tokenize(ctx: RecallContext) -> None:
     elif not prepared.content:
         ctx.result.mode, ctx.done = "empty", True
         shown = ", ".join(dict.fromkeys(prepared.tokens))
-        ctx.result.notices.append(Notice(
-            "stop_words_only",
-            f"the query has only stop words ({shown}); they occur in almost every memory, so nothing "
-            "was recalled: add a word naming what you are looking for",
-        ))
+        ctx.result.notices.append(
+            Notice(
+                "stop_words_only",
+                f"the query has only stop words ({shown}); they occur in almost every memory, so nothing "
+                "was recalled: add a word naming what you are looking for",
+            )
+        )
 
 
 async def stage_bm25(ctx: RecallContext) -> None:
     """The BM25 pool, then its rows start loading while the query is embedded:
     SQLite works in its own thread, mostly waiting on I/O, which hides most of the
     fetch behind the embedding."""
-    hits = ctx.bm25_hits = await ctx.cpu(bm25_candidates, ctx.lexical, ctx.prepared.content,
-                                         int(ctx.knob("memory.poolSize")), ctx.include_superseded)
+    hits = ctx.bm25_hits = await ctx.cpu(
+        bm25_candidates, ctx.lexical, ctx.prepared.content, int(ctx.knob("memory.poolSize")), ctx.include_superseded
+    )
     if len(hits):
         ctx.prefetch = asyncio.ensure_future(ctx.fetch_entries(list(hits.ids)))
 
@@ -166,8 +196,9 @@ async def stage_embed(ctx: RecallContext) -> None:
 
 async def stage_vector(ctx: RecallContext) -> None:
     """The vector pool (on the embedder's thread when the caller gives one)."""
-    ctx.vec_hits = await (ctx.vector_cpu or ctx.cpu)(vector_candidates, ctx.vectors, ctx.query_vector,
-                                                     int(ctx.knob("memory.poolSize")), ctx.include_superseded)
+    ctx.vec_hits = await (ctx.vector_cpu or ctx.cpu)(
+        vector_candidates, ctx.vectors, ctx.query_vector, int(ctx.knob("memory.poolSize")), ctx.include_superseded
+    )
 
 
 async def stage_fusion(ctx: RecallContext) -> None:
@@ -181,15 +212,18 @@ async def stage_fusion(ctx: RecallContext) -> None:
         floor = float(ctx.knob("memory.vectorMinSimilarity"))
         kept = above_floor(vec_hits, floor)
         if len(vec_hits) and not len(kept):
-            result.notices.append(Notice(
-                "vector_below_floor",
-                f"no vector candidate reached memory.vectorMinSimilarity={floor:g}; BM25 alone ranks this query",
-            ))
+            result.notices.append(
+                Notice(
+                    "vector_below_floor",
+                    f"no vector candidate reached memory.vectorMinSimilarity={floor:g}; BM25 alone ranks this query",
+                )
+            )
         vec_hits = ctx.vec_hits = kept
     weight = bm25_weight(bm25_hits, float(ctx.knob("memory.bm25Weight")), float(ctx.knob("memory.lexicalConfidence")))
     result.settings["bm25_weight_applied"] = round(weight, 4)
-    ctx.fused = fuse(bm25_hits, vec_hits, int(ctx.knob("memory.rrfK")),
-                     {"bm25": weight, "vector": float(ctx.knob("memory.vectorWeight"))})
+    ctx.fused = fuse(
+        bm25_hits, vec_hits, int(ctx.knob("memory.rrfK")), {"bm25": weight, "vector": float(ctx.knob("memory.vectorWeight"))}
+    )
     ctx.bm25_pos = _positions(bm25_hits)
     ctx.vec_pos = {} if vec_hits is None else _positions(vec_hits)
 
@@ -201,9 +235,13 @@ def _positions(hits: LexicalHits | VectorHits) -> dict[str, tuple[int, float]]:
 
 async def stage_gate(ctx: RecallContext) -> None:
     """The discriminative token gate over the fused candidates."""
-    ctx.passed, ctx.failed, ctx.verdicts = apply_gate(ctx.fused, ctx.bm25_hits, ctx.lexical.idf,
-                                                      float(ctx.knob("memory.gateMinIdf")),
-                                                      ctx.unembedded if ctx.vec_hits is not None else ())
+    ctx.passed, ctx.failed, ctx.verdicts = apply_gate(
+        ctx.fused,
+        ctx.bm25_hits,
+        ctx.lexical.idf,
+        float(ctx.knob("memory.gateMinIdf")),
+        ctx.unembedded if ctx.vec_hits is not None else (),
+    )
 
 
 async def stage_fetch(ctx: RecallContext) -> None:
@@ -216,8 +254,7 @@ async def stage_fetch(ctx: RecallContext) -> None:
         raw.update(await ctx.fetch_entries(rest))
     entries = ctx.entries = {i: Fetched(v) for i, v in raw.items()}
     ctx.dropped = [
-        Dropped(f.id, "gate", ctx.verdicts[f.id].reason, entries[f.id].key if f.id in entries else "")
-        for f in ctx.failed
+        Dropped(f.id, "gate", ctx.verdicts[f.id].reason, entries[f.id].key if f.id in entries else "") for f in ctx.failed
     ]
     for f in ctx.passed:
         e = entries.get(f.id)
@@ -261,11 +298,13 @@ async def stage_rerank(ctx: RecallContext) -> None:
         if lasting:
             reranker.failure_reported = True
     if outcome.filter_skipped:
-        notices.append(Notice(
-            "min_score_filter_skipped",
-            f"every reranked candidate scored below memory.rerankMinScore={ctx.knob('memory.rerankMinScore')}; "
-            "the filter was skipped so recall is not emptied",
-        ))
+        notices.append(
+            Notice(
+                "min_score_filter_skipped",
+                f"every reranked candidate scored below memory.rerankMinScore={ctx.knob('memory.rerankMinScore')}; "
+                "the filter was skipped so recall is not emptied",
+            )
+        )
     for i, reason in outcome.dropped:
         ctx.dropped.append(Dropped(i, "rerank", reason, ctx.entries[i].key))
 
@@ -331,25 +370,27 @@ def explain(ctx: RecallContext) -> None:
         e, f = ctx.entries[entry_id].entry, by_id[entry_id]
         b, vv = ctx.bm25_pos.get(entry_id), ctx.vec_pos.get(entry_id)
         st, why = outcome.per_item.get(entry_id, (outcome.status, outcome.reason))
-        ctx.result.results.append(RecallHit(
-            id=entry_id,
-            rank=rank,
-            final=ctx.finals[entry_id],
-            bm25=PathScore(b[1], b[0]) if b else PathScore(),
-            vector=PathScore(vv[1], vv[0]) if vv else PathScore(),
-            rerank=RerankInfo(outcome.scores.get(entry_id), outcome.ranks.get(entry_id), st, why),
-            rrf=f.rrf,
-            gate=ctx.verdicts[entry_id].to_dict(),
-            decay=ctx.infos[entry_id],
-            key=e.key,
-            content=e.content,
-            tier=e.tier.label,
-            type=e.type.label,
-            importance=e.importance,
-            pinned=e.pinned,
-            superseded_by=e.superseded_by,
-            entry=e,
-        ))
+        ctx.result.results.append(
+            RecallHit(
+                id=entry_id,
+                rank=rank,
+                final=ctx.finals[entry_id],
+                bm25=PathScore(b[1], b[0]) if b else PathScore(),
+                vector=PathScore(vv[1], vv[0]) if vv else PathScore(),
+                rerank=RerankInfo(outcome.scores.get(entry_id), outcome.ranks.get(entry_id), st, why),
+                rrf=f.rrf,
+                gate=ctx.verdicts[entry_id].to_dict(),
+                decay=ctx.infos[entry_id],
+                key=e.key,
+                content=e.content,
+                tier=e.tier.label,
+                type=e.type.label,
+                importance=e.importance,
+                pinned=e.pinned,
+                superseded_by=e.superseded_by,
+                entry=e,
+            )
+        )
     ctx.result.dropped = ctx.dropped
 
 
@@ -379,10 +420,20 @@ async def run_pipeline(
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise RecallInputError(f"limit must be a positive integer, got {limit!r}")
     ctx = RecallContext(
-        query=query, settings=settings, lexical=lexical, fetch_entries=fetch_entries, now=now or utcnow(),
-        limit=limit, include_superseded=include_superseded, vectors=vectors, embed_query=embed_query,
-        reranker=reranker, cpu=cpu, vector_cpu=vector_cpu,
-        vector_reason=vector_unavailable_reason or "no vector index", extra_settings=dict(extra_settings or {}),
+        query=query,
+        settings=settings,
+        lexical=lexical,
+        fetch_entries=fetch_entries,
+        now=now or utcnow(),
+        limit=limit,
+        include_superseded=include_superseded,
+        vectors=vectors,
+        embed_query=embed_query,
+        reranker=reranker,
+        cpu=cpu,
+        vector_cpu=vector_cpu,
+        vector_reason=vector_unavailable_reason or "no vector index",
+        extra_settings=dict(extra_settings or {}),
         unembedded=unembedded,
     )
     try:

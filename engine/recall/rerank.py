@@ -51,8 +51,7 @@ FILTER_SKIPPED = "min_score_filter_skipped"
 STATUS_FAILED = "failed"
 
 
-NOT_INSTALLED = ("reranker not installed — set memory.rerankModel to a local CrossEncoder folder "
-                 "or an HTTP rerank endpoint")
+NOT_INSTALLED = "reranker not installed — set memory.rerankModel to a local CrossEncoder folder or an HTTP rerank endpoint"
 
 
 class RerankerError(ModelError, RuntimeError):
@@ -143,8 +142,7 @@ class Reranker:
         import torch
 
         return np.asarray(
-            self._model.predict(pairs, activation_fn=torch.nn.Identity(), show_progress_bar=False,
-                                convert_to_numpy=True),
+            self._model.predict(pairs, activation_fn=torch.nn.Identity(), show_progress_bar=False, convert_to_numpy=True),
             np.float64,
         ).reshape(-1)
 
@@ -196,15 +194,15 @@ class HttpReranker(Reranker):
 
         query, texts = pairs[0][0], [p for _, p in pairs]
         try:
-            reply = self._model.post(self.name, json={"query": query, "documents": texts, "texts": texts},
-                                     timeout=self.request_timeout)
+            reply = self._model.post(
+                self.name, json={"query": query, "documents": texts, "texts": texts}, timeout=self.request_timeout
+            )
         except httpx.TimeoutException:
             raise TimeoutError(f"rerank endpoint {self.name} did not answer within {self.request_timeout:g}s") from None
         except httpx.HTTPError as exc:
             raise RerankerError(f"rerank endpoint {self.name} cannot be reached: {type(exc).__name__}") from None
         if reply.status_code != 200:
-            raise RerankerError(f"rerank endpoint {self.name} answered HTTP {reply.status_code}: "
-                                f"{reply.text[:200]!r}")
+            raise RerankerError(f"rerank endpoint {self.name} answered HTTP {reply.status_code}: {reply.text[:200]!r}")
         try:
             body = reply.json()
         except ValueError:
@@ -225,15 +223,14 @@ def parse_rerank_reply(body: Any, n: int, where: str) -> np.ndarray:
     items = body.get("results", body.get("data")) if isinstance(body, dict) else body
     bad = f"rerank endpoint {where} answered"
     if not isinstance(items, list):
-        raise RerankerError(f"{bad} neither a list nor {{\"results\": [...]}}")
+        raise RerankerError(f'{bad} neither a list nor {{"results": [...]}}')
     if len(items) != n:
         raise RerankerError(f"{bad} {len(items)} scores for {n} documents")
     scores = [math.nan] * n
     for item in items:
         index = item.get("index") if isinstance(item, dict) else None
         value = item.get("relevance_score", item.get("score")) if isinstance(item, dict) else None
-        if (not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n
-                or not math.isnan(scores[index])):
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n or not math.isnan(scores[index]):
             raise RerankerError(f"{bad} an item without a valid, distinct index: {str(item)[:100]}")
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
             raise RerankerError(f"{bad} an item without a numeric score: {str(item)[:100]}")

@@ -173,9 +173,9 @@ class RecallService:
         ids = list(ids)
         for i in range(0, len(ids), _CHUNK):
             chunk = ids[i : i + _CHUNK]
-            out.extend(await self.store.fetchall(
-                f"SELECT {columns} FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk
-            ))
+            out.extend(
+                await self.store.fetchall(f"SELECT {columns} FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            )
         return out
 
     async def fetch_entries(self, ids: Sequence[str]) -> dict[str, MemoryEntry]:
@@ -220,12 +220,9 @@ class RecallService:
         replayed = await self.sync()
         timings["sync_s"] = time.perf_counter() - t
         if source == "snapshot":
-            row = await self.store.fetchone(
-                "SELECT count(*) FROM entries WHERE tier != 'working'"
-            )
+            row = await self.store.fetchone("SELECT count(*) FROM entries WHERE tier != 'working'")
             if int(row[0]) != len(self.lexical):
-                log.warning("recall snapshot disagrees with the store (%s vs %s entries); rebuilding",
-                            len(self.lexical), row[0])
+                log.warning("recall snapshot disagrees with the store (%s vs %s entries); rebuilding", len(self.lexical), row[0])
                 self._watermark = await self._max_seq()
                 await self._rebuild_lexical()
                 stale = await self._load_vectors()
@@ -235,9 +232,14 @@ class RecallService:
             self._changes_since_snapshot = 1
             self._spawn(self.save_snapshot())
         self.open_report = OpenReport(
-            seconds=time.perf_counter() - t0, source=source, entries=len(self.lexical),
-            vectors=0 if self.vectors is None else len(self.vectors), pending=len(self.backfill),
-            stale=stale, replayed=replayed, timings={k: round(v, 4) for k, v in timings.items()},
+            seconds=time.perf_counter() - t0,
+            source=source,
+            entries=len(self.lexical),
+            vectors=0 if self.vectors is None else len(self.vectors),
+            pending=len(self.backfill),
+            stale=stale,
+            replayed=replayed,
+            timings={k: round(v, 4) for k, v in timings.items()},
         )
         return self.open_report
 
@@ -293,6 +295,7 @@ class RecallService:
         if not path.exists():
             return None
         try:
+
             def read():
                 with np.load(path, allow_pickle=False) as data:
                     meta = json.loads(bytes(data["meta"]).decode())
@@ -430,8 +433,8 @@ class RecallService:
             for i in range(0, len(ids), _CHUNK):
                 chunk = list(ids[i : i + _CHUNK])
                 rows = await self.store.fetchall(
-                    f"SELECT entry_id, model_id, dim, vector FROM vectors WHERE entry_id IN "
-                    f"({','.join('?' * len(chunk))})", chunk,
+                    f"SELECT entry_id, model_id, dim, vector FROM vectors WHERE entry_id IN ({','.join('?' * len(chunk))})",
+                    chunk,
                 )
                 good, matrix, _ = decode_rows(rows, model_id, self.embedder.dim)
                 found.update({g: matrix[j] for j, g in enumerate(good)})
@@ -475,9 +478,13 @@ class RecallService:
     def model_status(self) -> ModelStatus:
         rr = self._rerankers.get(self.settings.get("memory.rerankModel"))
         return ModelStatus(
-            state=self.embedder.status, message=self.embedder.message, model_id=self.embedder.model_id,
-            pending=len(self.backfill), indexed=len(self.lexical),
-            reranker_state=rr.status if rr else "not_loaded", reranker_message=rr.message if rr else "",
+            state=self.embedder.status,
+            message=self.embedder.message,
+            model_id=self.embedder.model_id,
+            pending=len(self.backfill),
+            indexed=len(self.lexical),
+            reranker_state=rr.status if rr else "not_loaded",
+            reranker_message=rr.message if rr else "",
         )
 
     async def reconfigure(self, settings) -> None:
@@ -526,8 +533,13 @@ class RecallService:
         if not (prepared.tokens and prepared.content):
             vectors = None  # nothing to search for: the pipeline answers with a notice at once
         elif wanted != self.embedder.name:
-            vectors, reason = None, (f"memory.embeddingModel={wanted!r} differs from the model the index "
-                                     f"was built with ({self.embedder.name!r}); vector path skipped")
+            vectors, reason = (
+                None,
+                (
+                    f"memory.embeddingModel={wanted!r} differs from the model the index "
+                    f"was built with ({self.embedder.name!r}); vector path skipped"
+                ),
+            )
         elif self.embedder.status == emb.FAILED:
             vectors, reason = None, self.embedder.message
         else:
@@ -566,11 +578,13 @@ class RecallService:
             for hit in result.results:
                 hit.vector_pending = hit.id in self.backfill
             if result.mode == "hybrid":
-                result.notices.append(Notice(
-                    "vectors_pending",
-                    f"{len(self.backfill)} memories have no vector yet (being embedded); BM25 can still find "
-                    "them, and their results say vector: pending",
-                ))
+                result.notices.append(
+                    Notice(
+                        "vectors_pending",
+                        f"{len(self.backfill)} memories have no vector yet (being embedded); BM25 can still find "
+                        "them, and their results say vector: pending",
+                    )
+                )
             self._start_drain()
         return result
 
@@ -586,8 +600,12 @@ class RecallService:
 
     # ---- episodes ------------------------------------------------------------------
     async def search_episodes(
-        self, query: str, entity: Optional[str] = None, since: Optional[datetime] = None,
-        until: Optional[datetime] = None, limit: int = 10,
+        self,
+        query: str,
+        entity: Optional[str] = None,
+        since: Optional[datetime] = None,
+        until: Optional[datetime] = None,
+        limit: int = 10,
     ) -> EpisodeSearchResult:
         return await self.episodes.search(query, entity=entity, since=since, until=until, limit=limit)
 
@@ -610,8 +628,13 @@ class RecallService:
             state = "pending"  # the text changed since this vector was made
         else:
             state = "current"
-        return {"state": state, "model_id": stamp, "active_model_id": active, "dim": row[1] if row else None,
-                "queued": queued[0] if queued else None}
+        return {
+            "state": state,
+            "model_id": stamp,
+            "active_model_id": active,
+            "dim": row[1] if row else None,
+            "queued": queued[0] if queued else None,
+        }
 
     def stats(self) -> dict[str, Any]:
         return {

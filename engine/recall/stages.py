@@ -113,15 +113,11 @@ def prepare_query(query: Any, max_chars: int = MAX_QUERY_CHARS) -> PreparedQuery
 
 
 # ---- stage 1: candidate pools ------------------------------------------------------
-def bm25_candidates(
-    index: LexicalIndex, tokens: Sequence[str], pool: int, include_superseded: bool = False
-) -> LexicalHits:
+def bm25_candidates(index: LexicalIndex, tokens: Sequence[str], pool: int, include_superseded: bool = False) -> LexicalHits:
     return index.search(tokens, pool, include_superseded=include_superseded)
 
 
-def vector_candidates(
-    index: VectorIndex, query_vector: np.ndarray, pool: int, include_superseded: bool = False
-) -> VectorHits:
+def vector_candidates(index: VectorIndex, query_vector: np.ndarray, pool: int, include_superseded: bool = False) -> VectorHits:
     return index.search(query_vector, pool, include_superseded=include_superseded)
 
 
@@ -163,7 +159,10 @@ def fuse(
 
 # ---- stage 3: the gate -------------------------------------------------------------
 def apply_gate(
-    fused: Sequence[Fused], bm25: Optional[LexicalHits], idf: Callable[[str], float], min_idf: float,
+    fused: Sequence[Fused],
+    bm25: Optional[LexicalHits],
+    idf: Callable[[str], float],
+    min_idf: float,
     unembedded: Container[str] = (),
 ) -> tuple[list[Fused], list[Fused], dict[str, GateVerdict]]:
     """Split fused candidates into (passed, discarded) with a verdict for each. A
@@ -196,9 +195,7 @@ def decay_weight(
     factor = decay_mod.decay_factor(entry, now, half_life_days)
     eff = decay_mod.effective_importance(entry, now, half_life_days)
     aw = archival_weight if entry.tier is MemoryTier.ARCHIVAL else 1.0
-    return DecayInfo(
-        factor=factor, effective_importance=eff, archival_weight=aw, multiplier=(1.0 - blend) + blend * eff
-    )
+    return DecayInfo(factor=factor, effective_importance=eff, archival_weight=aw, multiplier=(1.0 - blend) + blend * eff)
 
 
 def final_order(items: Sequence[tuple[str, int, float, int]]) -> list[str]:

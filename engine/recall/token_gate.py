@@ -59,6 +59,4 @@ def gate_candidate(
         return GateVerdict(True, "BM25 matched discriminative token(s): " + ", ".join(good), good, weak)
     if not matched_tokens:
         return GateVerdict(False, "BM25-only candidate without matched query tokens", good, weak)
-    return GateVerdict(
-        False, "BM25-only match on non-discriminative token(s) only: " + ", ".join(weak), good, weak
-    )
+    return GateVerdict(False, "BM25-only match on non-discriminative token(s) only: " + ", ".join(weak), good, weak)

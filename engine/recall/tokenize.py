@@ -10,8 +10,16 @@ from __future__ import annotations
 
 from ..words import ENGLISH_STOP_WORDS, STOP_WORDS, normalize, tokenize
 
-__all__ = ["ENGLISH_STOP_WORDS", "STOP_WORDS", "content_tokens", "entry_text", "index_tokens", "is_stop_word",
-           "normalize", "tokenize"]
+__all__ = [
+    "ENGLISH_STOP_WORDS",
+    "STOP_WORDS",
+    "content_tokens",
+    "entry_text",
+    "index_tokens",
+    "is_stop_word",
+    "normalize",
+    "tokenize",
+]
 
 
 def is_stop_word(token: str) -> bool:

@@ -264,9 +264,7 @@ async def write_vectors(store, ids: Sequence[str], matrix: np.ndarray, model_id:
         return
     dim = matrix.shape[1]
     async with store.transaction() as conn:
-        await conn.executemany(
-            UPSERT_SQL, [(i, model_id, dim, encode_vector(matrix[j]), i) for j, i in enumerate(ids)]
-        )
+        await conn.executemany(UPSERT_SQL, [(i, model_id, dim, encode_vector(matrix[j]), i) for j, i in enumerate(ids)])
         await conn.executemany("DELETE FROM reembed_queue WHERE entry_id=?", [(i,) for i in ids])
 
 

@@ -191,7 +191,6 @@ def learned_text(content: str) -> str:
     return _normalised_view(content).text
 
 
-
 _LEARNED: Optional[tuple[Optional["LearnedModel"], LearnedStatus]] = None
 
 

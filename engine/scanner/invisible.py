@@ -79,9 +79,7 @@ def _invisible_regex() -> re.Pattern[str]:
             ranges[-1][1] = cp
         else:
             ranges.append([cp, cp])
-    body = "".join(
-        re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges
-    )
+    body = "".join(re.escape(chr(lo)) if lo == hi else f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in ranges)
     return re.compile(f"[{body}]")
 
 

@@ -60,7 +60,7 @@ def char_gram_hashes(text: str) -> list[tuple[int, np.ndarray]]:
         for n in range(1, CHAR_NGRAMS[1] + 1):
             if len(cps) < n:
                 break
-            h = h[: len(cps) - n + 1] * _MUL ^ cps[n - 1:]
+            h = h[: len(cps) - n + 1] * _MUL ^ cps[n - 1 :]
             if n >= CHAR_NGRAMS[0]:
                 out.append((n, _avalanche(h + np.uint64(n)) & _MASK))
     return out
@@ -94,7 +94,7 @@ def windows(text: str) -> list[str]:
     if len(text) <= MAX_FEATURE_CHARS:
         return [text]
     step = MAX_FEATURE_CHARS // 2
-    return [text[i:i + MAX_FEATURE_CHARS] for i in range(0, len(text) - step, step)]
+    return [text[i : i + MAX_FEATURE_CHARS] for i in range(0, len(text) - step, step)]
 
 
 @dataclass(frozen=True)
@@ -142,11 +142,16 @@ def load_model(folder: Path = MODEL_DIR) -> tuple[Optional[LearnedModel], Learne
         bias, threshold = float(meta["bias"]), float(meta["threshold"])
         names = {int(k): v for k, v in meta.get("ngram_names", {}).items()}
     except FileNotFoundError as exc:
-        return None, LearnedStatus(False, f"learned scanner layer OFF: artifact missing ({exc.filename}); "
-                                          "only the rules run. Rebuild it with `make train-scanner`.")
+        return None, LearnedStatus(
+            False,
+            f"learned scanner layer OFF: artifact missing ({exc.filename}); "
+            "only the rules run. Rebuild it with `make train-scanner`.",
+        )
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        return None, LearnedStatus(False, f"learned scanner layer OFF: artifact in {folder} is corrupt ({exc}); "
-                                          "only the rules run. Rebuild it with `make train-scanner`.")
+        return None, LearnedStatus(
+            False,
+            f"learned scanner layer OFF: artifact in {folder} is corrupt ({exc}); "
+            "only the rules run. Rebuild it with `make train-scanner`.",
+        )
     model = LearnedModel(weights.astype(np.float32), bias, threshold, meta, names)
-    return model, LearnedStatus(True, f"learned scanner layer on (threshold {threshold:.3f})", threshold,
-                                meta.get("trained_on"))
+    return model, LearnedStatus(True, f"learned scanner layer on (threshold {threshold:.3f})", threshold, meta.get("trained_on"))

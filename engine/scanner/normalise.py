@@ -56,6 +56,8 @@ _JAMO_RE = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoinin
 @functools.lru_cache(maxsize=8192)
 def _fold_char(ch: str) -> str:
     return unicodedata.normalize("NFKC", ch).casefold().translate(_LOOKALIKE)
+
+
 _COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
@@ -120,12 +122,41 @@ _INNER_PUNCT = "-_.*·'`~^|+"
 _LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _LEET_I = str.maketrans({**_LEET, "1": "i"})  # "1" reads as "i" or as "l"
 _LEET_L = str.maketrans({**_LEET, "1": "l"})
-_CONFUSABLE = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ո": "n", "α": "a", "ε": "e", "ι": "i", "κ": "k",
-    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "ν": "v", "χ": "x", "г": "r",
-})
+_CONFUSABLE = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "ё": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "і": "i",
+        "ј": "j",
+        "ѕ": "s",
+        "ԁ": "d",
+        "ԛ": "q",
+        "ԝ": "w",
+        "ո": "n",
+        "α": "a",
+        "ε": "e",
+        "ι": "i",
+        "κ": "k",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "ν": "v",
+        "χ": "x",
+        "г": "r",
+    }
+)
 # Letters split by separators: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e".
 # Three or more single letters in a row joined by the same short separator; a
 # wider gap ("i g n o r e  a l l") ends the run, so word breaks survive.
@@ -282,7 +313,7 @@ def respaced_view(content: str) -> Optional[_View]:
 def long_runs(view: _View) -> list[_View]:
     """Runs of 18+ letters with no space ("ignoreallpreviousinstructions"), each as a view."""
     origin = view.origins() if _LONG_RUN_RE.search(view.text) else []
-    return [_View(m.group(), origin[m.start():m.end()]) for m in _LONG_RUN_RE.finditer(view.text)]
+    return [_View(m.group(), origin[m.start() : m.end()]) for m in _LONG_RUN_RE.finditer(view.text)]
 
 
 # --------------------------------------------------------------------------
@@ -327,8 +358,9 @@ def decoded_texts(content: str) -> list[tuple[str, int, str]]:
         if chunk.isalpha() and (chunk.islower() or chunk.isupper()):
             continue  # a long plain word, not base64
         try:
-            data = base64.b64decode(chunk + "=" * (-len(chunk) % 4), altchars=b"-_" if "-" in chunk or "_" in chunk
-                                    else None, validate=True)
+            data = base64.b64decode(
+                chunk + "=" * (-len(chunk) % 4), altchars=b"-_" if "-" in chunk or "_" in chunk else None, validate=True
+            )
         except (binascii.Error, ValueError):
             continue
         text = _reads_as_text(data)
@@ -336,8 +368,10 @@ def decoded_texts(content: str) -> list[tuple[str, int, str]]:
             out.append(("base64", match.start(), text))
     if re.search(r"[a-zA-Z]{3}", content[:_MAX_WORD_SCAN]):
         here = _trigger_count(content)
-        for how, text in (("rot13", codecs.encode(content[:_MAX_WORD_SCAN], "rot13")),
-                          ("reversed", content[:_MAX_WORD_SCAN][::-1])):
+        for how, text in (
+            ("rot13", codecs.encode(content[:_MAX_WORD_SCAN], "rot13")),
+            ("reversed", content[:_MAX_WORD_SCAN][::-1]),
+        ):
             if _trigger_count(text) >= max(2, here + 2):
                 out.append((how, 0, text))
     return out

@@ -22,5 +22,4 @@ class LearnedStatus:
     trained_on: Optional[dict] = None
 
     def to_dict(self) -> dict:
-        return {"enabled": self.enabled, "message": self.message, "threshold": self.threshold,
-                "trained_on": self.trained_on}
+        return {"enabled": self.enabled, "message": self.message, "threshold": self.threshold, "trained_on": self.trained_on}

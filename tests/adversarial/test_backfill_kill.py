@@ -61,9 +61,7 @@ async def test_backfill_killed_mid_way_resumes_without_losing_or_redoing_a_vecto
     script = tmp_path / "child.py"
     script.write_text(CHILD.format(repo=str(REPO), db=str(db), settings=SETTINGS))
     env = dict(os.environ, HF_HUB_OFFLINE="1", ECHO_MEMORY_BACKFILL_WORKERS="2")
-    child = subprocess.Popen(
-        [sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    child = subprocess.Popen([sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         for _ in range(6000):  # until a few batches are committed
             if child.poll() is not None or (db.exists() and stored(db) >= 192):

@@ -27,10 +27,7 @@ def write_lines(path: Path, n: int, prefix: str, bad: dict[int, str] | None = No
                 fh.write(bad[line] + "\n")
                 continue
             fh.write(
-                json.dumps(
-                    {"id": f"{prefix}-{line}", "key": f"{prefix}/{line}", "content": f"fact {line} " + "x" * size}
-                )
-                + "\n"
+                json.dumps({"id": f"{prefix}-{line}", "key": f"{prefix}/{line}", "content": f"fact {line} " + "x" * size}) + "\n"
             )
 
 

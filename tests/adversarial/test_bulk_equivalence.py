@@ -92,9 +92,7 @@ def test_bulk_write_leaves_the_store_one_by_one_writes_leave(seed, batch, actor,
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    chains=st.lists(st.lists(entries(), min_size=1, max_size=3), min_size=1, max_size=6), actor=st.sampled_from(ACTORS)
-)
+@given(chains=st.lists(st.lists(entries(), min_size=1, max_size=3), min_size=1, max_size=6), actor=st.sampled_from(ACTORS))
 def test_bulk_chains_land_whole_or_not_at_all_like_one_by_one(chains, actor):
     """Version chains (verbatim): a chain with a refused member is rolled back whole,
     batched or alone."""

@@ -15,7 +15,7 @@ async def _rows(store) -> int:
 async def test_recall_hits_do_not_grow_the_change_log(engine):
     ids = [(await engine.add(f"k/{i}", f"fact number {i}")).entry.id for i in range(10)]
     before = await _rows(engine.store)
-    for _ in range(100):                        # 100 recalls of 10 hits each
+    for _ in range(100):  # 100 recalls of 10 hits each
         await engine.record_access(ids)
     assert await _rows(engine.store) == before
     assert {(await engine.get(i)).access_count for i in ids} == {100}  # the rehearsal still counts
@@ -26,7 +26,7 @@ async def test_old_change_log_rows_are_pruned(engine):
     for i in range(300):
         await engine.add(f"k/{i}", f"fact number {i}")
     rows = await _rows(engine.store)
-    assert 50 <= rows <= 50 + 20 * 2            # what is kept, plus at most one pruning interval
+    assert 50 <= rows <= 50 + 20 * 2  # what is kept, plus at most one pruning interval
     assert len(await engine.list_entries()) == 300  # pruning the journal loses no entry
 
 
@@ -41,4 +41,3 @@ async def test_a_reader_behind_the_pruned_rows_reloads_everything(store, make_se
     await svc.sync()
     assert gone.id not in (await svc.recall("quinces")).hit_ids
     assert set((await svc.recall("papaya number", limit=50)).hit_ids) == {e.id for e in new}
-

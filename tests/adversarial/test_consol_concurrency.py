@@ -81,9 +81,16 @@ def test_two_consolidators_and_an_importer_share_a_store(tmp_path):
     script.write_text(DRIVER)
     until = time.time() + SECONDS
     roles = ["consolidate", "consolidate", "import", "converse"]
-    procs = [subprocess.Popen([sys.executable, str(script), role, str(db), str(until), str(tmp_path / f"{i}.json")],
-                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for i, role in enumerate(roles)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(script), role, str(db), str(until), str(tmp_path / f"{i}.json")],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i, role in enumerate(roles)
+    ]
     outputs = [p.communicate(timeout=SECONDS + 300) for p in procs]
     assert [p.returncode for p in procs] == [0] * 4, [err for _, err in outputs]
     reports = [json.loads((tmp_path / f"{i}.json").read_text()) for i in range(4)]

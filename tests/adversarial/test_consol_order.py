@@ -29,10 +29,10 @@ async def _say(svc, clock, key, text):
 async def test_the_more_recently_stated_fact_wins_whatever_order_sessions_end(engine, svc, clock):
     await _say(svc, clock, "older", "orbit-web is on pnpm 8 now.")
     await _say(svc, clock, "newer", "orbit-web is on pnpm 9 now.")
-    await svc.end_session("newer")       # the newer statement is consolidated first...
+    await svc.end_session("newer")  # the newer statement is consolidated first...
     await svc.drain()
     clock.advance(minutes=5)
-    await svc.end_session("older")       # ...the older one after it must not take its place
+    await svc.end_session("older")  # ...the older one after it must not take its place
     await svc.drain()
     assert await _head(engine, KEY) == "orbit-web is on pnpm 9 now."
 
@@ -61,8 +61,10 @@ async def test_a_job_held_by_a_zombie_owner_is_taken_over(engine, svc, clock):
                 break
         time.sleep(0.01)
     async with engine.store.transaction() as conn:
-        await conn.execute("UPDATE jobs SET status='running', owner=?, lease_until=?, updated_at=? WHERE id=?",
-                           (f"{socket.gethostname()}:{zombie.pid}", time.time() + 3600, to_iso(clock()), job.id))
+        await conn.execute(
+            "UPDATE jobs SET status='running', owner=?, lease_until=?, updated_at=? WHERE id=?",
+            (f"{socket.gethostname()}:{zombie.pid}", time.time() + 3600, to_iso(clock()), job.id),
+        )
     try:
         runs = await svc.consolidate()
     finally:

@@ -30,7 +30,7 @@ async def test_a_model_inferred_note_cannot_replace_a_consolidated_fact(engine, 
     await engine.remember_working("s1", "note", "atlas-api is on Python 3.13 now.", source="model_inferred")
     await svc.end_session("s1")
     await svc.drain()
-    head = await _head(engine, KEY)                      # ...and so is the one through WORKING
+    head = await _head(engine, KEY)  # ...and so is the one through WORKING
     assert head.content == "atlas-api runs on Python 3.12." and head.source is ProvenanceLevel.CONSOLIDATED
     [run] = await svc.runs(session="s1")
     assert run.status == "ok"

@@ -37,7 +37,7 @@ async def test_a_refused_offline_summary_degrades_and_the_session_is_consolidate
     assert "migration" in episode.summary or "README" in episode.summary  # summarised without the joint
     assert not any("stored instead" in e for e in run.errors)  # the fallback was the same summariser
     assert [j.status for j in await svc.jobs()] == ["done"]
-    assert await svc.consolidate() == []                         # nothing left stuck
+    assert await svc.consolidate() == []  # nothing left stuck
 
 
 class _BoundaryModel(FakeModel):

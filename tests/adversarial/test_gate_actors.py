@@ -63,16 +63,19 @@ async def _contradiction(engine) -> str:
         await conn.execute(
             "INSERT INTO contradictions(id, entry_a_id, entry_b_id, description, confidence, status, created_at, "
             "detector) VALUES (?,?,?,?,?,?,?,?)",
-            (record.id, a.id, b.id, record.description, record.confidence, "pending",
-             record.created_at.isoformat(), "test"))
+            (record.id, a.id, b.id, record.description, record.confidence, "pending", record.created_at.isoformat(), "test"),
+        )
     return record.id
 
 
-@pytest.mark.parametrize("call", [
-    lambda svc, cid: svc.resolve(cid, "b", actor="agent"),
-    lambda svc, cid: svc.merge(cid, "Rust and Go", actor=Actor.agent("bot")),
-    lambda svc, cid: svc.undo(None, actor="agent"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda svc, cid: svc.resolve(cid, "b", actor="agent"),
+        lambda svc, cid: svc.merge(cid, "Rust and Go", actor=Actor.agent("bot")),
+        lambda svc, cid: svc.undo(None, actor="agent"),
+    ],
+)
 async def test_manual_resolution_needs_a_person(engine, call):
     cid = await _contradiction(engine)
     with pytest.raises(WriteRejected) as info:

@@ -56,11 +56,15 @@ def test_echo_agent_overflowing_values_are_reported_per_entry(tmp_path, capsys):
     folder = tmp_path / "agent"
     folder.mkdir()
     good = {"id": "u-good", "key": "name", "content": "Ada", "type": "USER"}
-    (folder / "user_memory.json").write_text(json.dumps([
-        {"id": "u-date", "key": "tz", "content": "UTC", "created_at": "9999-12-31T23:59:59-01:00"},
-        {"id": "u-int", "key": "lang", "content": "Rust", "access_count": 2**63},
-        good,
-    ]))
+    (folder / "user_memory.json").write_text(
+        json.dumps(
+            [
+                {"id": "u-date", "key": "tz", "content": "UTC", "created_at": "9999-12-31T23:59:59-01:00"},
+                {"id": "u-int", "key": "lang", "content": "Rust", "access_count": 2**63},
+                good,
+            ]
+        )
+    )
     code = main(["--db", str(tmp_path / "m.db"), "import", "--from", "echo-agent", str(folder), "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and report["landed"] == 1
@@ -123,9 +127,13 @@ async def test_overlong_line_is_refused_and_the_next_lands(engine, tmp_path):
 
 async def test_non_utf8_bytes_mid_file_cost_only_their_line(engine, tmp_path):
     path = tmp_path / "in.jsonl"
-    path.write_bytes(json.dumps({"key": "a", "content": "first"}).encode() + b"\n"
-                     + b'{"key": "b", "content": "caf\xe9"}\n'
-                     + json.dumps({"key": "c", "content": "third"}).encode() + b"\n")
+    path.write_bytes(
+        json.dumps({"key": "a", "content": "first"}).encode()
+        + b"\n"
+        + b'{"key": "b", "content": "caf\xe9"}\n'
+        + json.dumps({"key": "c", "content": "third"}).encode()
+        + b"\n"
+    )
     report = await engine.import_jsonl(path)
     assert report.landed == 2 and [r["line"] for r in report.refused] == [2]
     assert "UTF-8" in report.refused[0]["message"]

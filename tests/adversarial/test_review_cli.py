@@ -8,8 +8,15 @@ import pytest
 from engine.cli import main
 
 
-@pytest.mark.parametrize("argv", [["list", "--limit", "-5"], ["list", "--limit", "0"], ["audit", "--limit", "-1"],
-                                  ["eval", "--longmemeval", "q.json", "--limit", "-1"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["list", "--limit", "-5"],
+        ["list", "--limit", "0"],
+        ["audit", "--limit", "-1"],
+        ["eval", "--longmemeval", "q.json", "--limit", "-1"],
+    ],
+)
 def test_a_count_below_one_is_a_usage_error(tmp_path, capsys, argv):
     db = str(tmp_path / "m.db")
     assert main(["--db", db, "--create", "add", "--key", "k", "--content", "kept"]) == 0

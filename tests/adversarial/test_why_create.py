@@ -15,11 +15,22 @@ def files(folder) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
 
-@pytest.mark.parametrize("argv", [
-    ["stats"], ["list"], ["add", "--key", "k", "--content", "v"], ["show", "abcd1234"], ["audit"],
-    ["recall", "editor"], ["working"], ["decay", "--dry-run"], ["contradictions"], ["episodes"],
-    ["export", "out.jsonl"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stats"],
+        ["list"],
+        ["add", "--key", "k", "--content", "v"],
+        ["show", "abcd1234"],
+        ["audit"],
+        ["recall", "editor"],
+        ["working"],
+        ["decay", "--dry-run"],
+        ["contradictions"],
+        ["episodes"],
+        ["export", "out.jsonl"],
+    ],
+)
 def test_a_missing_store_is_refused_and_nothing_is_created(tmp_path, capsys, argv):
     typo = tmp_path / "memroy.db"
     assert main(["--db", str(typo), *argv]) == 2

@@ -23,8 +23,7 @@ FACTS = [
 
 async def open_engine(path, settings: Settings = SETTINGS, clock=None, **kw) -> MemoryEngine:
     extra = {"clock": clock} if clock is not None else {}
-    return await MemoryEngine.open(path, settings, embedder_factory=lambda name, **k: FakeEmbedder(name, **k),
-                                   **extra, **kw)
+    return await MemoryEngine.open(path, settings, embedder_factory=lambda name, **k: FakeEmbedder(name, **k), **extra, **kw)
 
 
 async def filled(path, settings: Settings = SETTINGS, clock=None) -> MemoryEngine:
@@ -127,7 +126,7 @@ async def test_a_long_query_is_kept_short_in_the_log(db_path):
         await engine.close()
 
 
-@pytest.mark.parametrize("body", ["[memory.recallLog]\nmaxRows = -1\n", "[memory.recallLog]\nmaxRows = \"10\"\n"])
+@pytest.mark.parametrize("body", ["[memory.recallLog]\nmaxRows = -1\n", '[memory.recallLog]\nmaxRows = "10"\n'])
 def test_the_bound_is_a_validated_config_key(tmp_path, body):
     path = tmp_path / "config.toml"
     path.write_text(body)

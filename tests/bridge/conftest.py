@@ -49,8 +49,9 @@ def mcp_command(db: Path, config: Path, *extra: str) -> list[str]:
 
 
 @contextlib.asynccontextmanager
-async def stdio_session(db: Path, config: Path, client: str = "claude-code", *extra: str,
-                        initialize: bool = True) -> AsyncIterator[ClientSession]:
+async def stdio_session(
+    db: Path, config: Path, client: str = "claude-code", *extra: str, initialize: bool = True
+) -> AsyncIterator[ClientSession]:
     """A ClientSession over stdio to a freshly launched `echo-memory mcp`."""
     command = mcp_command(db, config, *extra)
     params = StdioServerParameters(command=command[0], args=command[1:], env=server_env(), cwd=str(REPO))
@@ -73,8 +74,13 @@ def http_server(db: Path, config: Path, *extra: str):
     Its log goes to a file, not a pipe: an unread pipe fills and blocks the server."""
     port = free_port()
     log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(mcp_command(db, config, "--transport", "http", "--port", str(port), *extra),
-                            env=server_env(), cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=log)
+    proc = subprocess.Popen(
+        mcp_command(db, config, "--transport", "http", "--port", str(port), *extra),
+        env=server_env(),
+        cwd=str(REPO),
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -108,8 +114,7 @@ async def http_session(url: str, client: str = "cursor") -> AsyncIterator[Client
 def cli(db: Path, *args: str, config: Optional[Path] = None) -> object:
     """Run `echo-memory --db DB ARGS --json` and return its parsed output."""
     head = [sys.executable, "-m", "engine.cli", "--db", str(db)] + (["--config", str(config)] if config else [])
-    proc = subprocess.run([*head, *args, "--json"], capture_output=True, text=True, env=server_env(),
-                          cwd=str(REPO), timeout=120)
+    proc = subprocess.run([*head, *args, "--json"], capture_output=True, text=True, env=server_env(), cwd=str(REPO), timeout=120)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 

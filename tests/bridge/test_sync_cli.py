@@ -29,8 +29,7 @@ def seed(folder: Path, fmt: str) -> None:
         (folder / "MEMORY.md").write_text("The project uses sqlite\n§\nDeploys run on Fridays\n", encoding="utf-8")
         (folder / "USER.md").write_text("The user prefers vim\n", encoding="utf-8")
     else:
-        rows = [row(f"e{n}", f"fact{n}", f"Environment fact number {n} " + "x" * 200, "environment")
-                for n in range(400)]
+        rows = [row(f"e{n}", f"fact{n}", f"Environment fact number {n} " + "x" * 200, "environment") for n in range(400)]
         (folder / "env_memory.json").write_text(json.dumps(rows, indent=2), encoding="utf-8")
         (folder / "user_memory.json").write_text(json.dumps([row("u1", "editor", "The user prefers vim", "user")]))
 
@@ -46,14 +45,25 @@ async def test_a_sigkill_during_write_back_leaves_the_old_or_the_new_file(engine
         before = {f: (folder / f).read_bytes() for f in files}
         for entry in await engine.list_entries(EntryFilter(tier=MemoryTier.SEMANTIC)):
             await engine.edit(entry.id, f"{entry.content.split(' (edit')[0]} (edit {attempt})")
-        proc = subprocess.Popen(sync_command(db_path, fmt, folder, "--write-back"), env=server_env(), cwd=str(REPO),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            sync_command(db_path, fmt, folder, "--write-back"),
+            env=server_env(),
+            cwd=str(REPO),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(0.6 + 0.25 * attempt)  # from before the write to after it
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         killed = {f: (folder / f).read_bytes() for f in files}
-        finished = subprocess.run(sync_command(db_path, fmt, folder, "--write-back"), env=server_env(),
-                                  cwd=str(REPO), capture_output=True, text=True, timeout=120)
+        finished = subprocess.run(
+            sync_command(db_path, fmt, folder, "--write-back"),
+            env=server_env(),
+            cwd=str(REPO),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert finished.returncode == 0, finished.stderr
         after = {f: (folder / f).read_bytes() for f in files}
         for f in files:
@@ -67,8 +77,7 @@ def test_watch_brings_a_folder_change_into_the_store_and_reports_a_vanished_fold
     seed(folder, "hermes")
     command = sync_command(db_path, "hermes", folder, "--watch", "--json")
     command.insert(command.index("sync"), "--create")  # a new store: sync into it on purpose
-    proc = subprocess.Popen(command, env=server_env(),
-                            cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(command, env=server_env(), cwd=str(REPO), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = json.loads(proc.stdout.readline())
         assert len(first["landed"]) == 3
@@ -85,6 +94,12 @@ def test_watch_brings_a_folder_change_into_the_store_and_reports_a_vanished_fold
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    listed = subprocess.run([sys.executable, "-m", "engine.cli", "--db", str(db_path), "list", "--json"],
-                            env=server_env(), cwd=str(REPO), capture_output=True, text=True, timeout=60)
+    listed = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "--db", str(db_path), "list", "--json"],
+        env=server_env(),
+        cwd=str(REPO),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "The API listens on port 8080" in {e["content"] for e in json.loads(listed.stdout)}

@@ -12,17 +12,48 @@ from engine import EntryFilter
 from engine.bridge.sync import FolderSync
 from engine.models import MemoryTier, MemoryType
 
-FIELDS = {"id", "type", "tier", "key", "content", "tags", "source_session", "created_at", "updated_at",
-          "importance", "access_count", "last_accessed", "embedding_id", "episode_id", "version",
-          "superseded_by", "source"}
+FIELDS = {
+    "id",
+    "type",
+    "tier",
+    "key",
+    "content",
+    "tags",
+    "source_session",
+    "created_at",
+    "updated_at",
+    "importance",
+    "access_count",
+    "last_accessed",
+    "embedding_id",
+    "episode_id",
+    "version",
+    "superseded_by",
+    "source",
+}
 
 
 def row(id_: str, key: str, content: str, type_: str, **extra) -> dict:
     """An entry as Echo-Agent's MemoryEntry.to_dict writes it (naive local timestamps, "" links)."""
-    base = {"id": id_, "type": type_, "tier": "semantic", "key": key, "content": content, "tags": [],
-            "source_session": "", "created_at": "2026-11-01T10:00:00", "updated_at": "2026-11-01T10:00:00",
-            "importance": 0.5, "access_count": 0, "last_accessed": "", "embedding_id": "", "episode_id": "",
-            "version": 1, "superseded_by": "", "source": "model_inferred"}
+    base = {
+        "id": id_,
+        "type": type_,
+        "tier": "semantic",
+        "key": key,
+        "content": content,
+        "tags": [],
+        "source_session": "",
+        "created_at": "2026-11-01T10:00:00",
+        "updated_at": "2026-11-01T10:00:00",
+        "importance": 0.5,
+        "access_count": 0,
+        "last_accessed": "",
+        "embedding_id": "",
+        "episode_id": "",
+        "version": 1,
+        "superseded_by": "",
+        "source": "model_inferred",
+    }
     return {**base, **extra}
 
 
@@ -30,10 +61,22 @@ def row(id_: str, key: str, content: str, type_: str, **extra) -> dict:
 def folder(tmp_path: Path) -> Path:
     path = tmp_path / "echo"
     path.mkdir()
-    write(path, "user_memory.json", [row("u1", "editor", "The user prefers vim", "user", importance=0.8),
-                                     row("u2", "city", "The user lives in Berlin", "user")])
-    write(path, "env_memory.json", [row("e1", "db", "The project uses sqlite", "environment"),
-                                    row("e2", "deploy", "Deploys run on Fridays", "environment", tags=["ops"])])
+    write(
+        path,
+        "user_memory.json",
+        [
+            row("u1", "editor", "The user prefers vim", "user", importance=0.8),
+            row("u2", "city", "The user lives in Berlin", "user"),
+        ],
+    )
+    write(
+        path,
+        "env_memory.json",
+        [
+            row("e1", "db", "The project uses sqlite", "environment"),
+            row("e2", "deploy", "Deploys run on Fridays", "environment", tags=["ops"]),
+        ],
+    )
     return path
 
 
@@ -64,7 +107,10 @@ async def test_echo_agent_folder_round_trip(engine, folder):
     assert report.written == {"user_memory.json": 3, "env_memory.json": 2} and not report.errors
     users = {r["key"]: r for r in read(folder, "user_memory.json")}
     assert {k: r["content"] for k, r in users.items()} == {
-        "editor": "The user prefers neovim", "city": "The user lives in Berlin", "theme": "The user prefers dark mode"}
+        "editor": "The user prefers neovim",
+        "city": "The user lives in Berlin",
+        "theme": "The user prefers dark mode",
+    }
     assert users["editor"]["source"] == "user_stated" and users["editor"]["version"] == 2
     assert "+" not in users["editor"]["created_at"]  # naive local time, as Echo-Agent writes it
     envs = {r["key"]: r for r in read(folder, "env_memory.json")}

@@ -12,8 +12,7 @@ from engine.consolidation import Signals, Verdict
 from engine.importers.hermes import split_entries
 from engine.models import MemoryTier, MemoryType
 
-MEMORY = ["The project uses sqlite 3.40", "Deploys run on Fridays", "The API listens on port 8080",
-          "CI runs on every push"]
+MEMORY = ["The project uses sqlite 3.40", "Deploys run on Fridays", "The API listens on port 8080", "CI runs on every push"]
 USER = ["The user prefers dark mode", "The user lives in Berlin"]
 
 
@@ -37,6 +36,7 @@ def folder(tmp_path: Path) -> Path:
 
 async def live(engine, type_=None) -> dict[str, str]:
     from engine import EntryFilter
+
     return {e.key: e.content for e in await engine.list_entries(EntryFilter(tier=MemoryTier.SEMANTIC, type=type_))}
 
 
@@ -66,15 +66,16 @@ async def test_curation_is_written_back_in_hermes_format(engine, folder, clock):
     await engine.pin(ci.id)
     await engine.archive(fridays.id)
     svc = engine.consolidation
-    contradiction, _ = await svc.book.record(port, ci, Verdict(True, 0.4, "value", "port", "why", "test/1", {}),
-                                             Signals(0.5, 0.5), "run-1", "test")
+    contradiction, _ = await svc.book.record(
+        port, ci, Verdict(True, 0.4, "value", "port", "why", "test/1", {}), Signals(0.5, 0.5), "run-1", "test"
+    )
     await svc.merge(contradiction.id, "The API listens on port 8080 and CI runs on every push")
     report = await sync.run(write_back=True)
     assert report.written == {"MEMORY.md": 2, "USER.md": 2} and not report.errors
-    assert read(folder, "MEMORY.md") == ["The project uses sqlite 3.45",
-                                         "The API listens on port 8080 and CI runs on every push"] or \
-        read(folder, "MEMORY.md") == ["The API listens on port 8080 and CI runs on every push",
-                                      "The project uses sqlite 3.45"]
+    assert read(folder, "MEMORY.md") == [
+        "The project uses sqlite 3.45",
+        "The API listens on port 8080 and CI runs on every push",
+    ] or read(folder, "MEMORY.md") == ["The API listens on port 8080 and CI runs on every push", "The project uses sqlite 3.45"]
     assert sorted(read(folder, "USER.md")) == sorted(USER)
     assert read(folder, "MEMORY.md.bak") == MEMORY  # the previous file is kept
     assert (await sync.run(write_back=True)).landed == []  # our own write does not come back in
@@ -125,8 +126,9 @@ async def test_conflicting_edits_on_both_sides_lose_no_text(engine, folder):
     assert {"The user prefers dark mode, except in the terminal", "The user prefers dark mode everywhere"} <= texts
     sibling = await by_content(engine, "The user prefers dark mode everywhere")
     assert CONFLICT_TAG in sibling.tags
-    assert {"The user prefers dark mode, except in the terminal",
-            "The user prefers dark mode everywhere"} <= set(read(folder, "USER.md"))
+    assert {"The user prefers dark mode, except in the terminal", "The user prefers dark mode everywhere"} <= set(
+        read(folder, "USER.md")
+    )
 
 
 async def test_both_sides_changed_at_agent_level_makes_a_new_version_keeping_the_old(engine, folder):

@@ -149,9 +149,7 @@ async def test_cold_recall_waits_for_the_model_under_its_own_budget(store, make_
 
 async def test_a_model_still_loading_after_its_budget_names_the_load_key_and_time(store, make_service, settings):
     await insert(store, *corpus(5))
-    svc = await make_service(
-        FakeEmbedder("fake", load_delay=1.5), settings.override({"memory.embeddingLoadTimeoutSeconds": 0.2})
-    )
+    svc = await make_service(FakeEmbedder("fake", load_delay=1.5), settings.override({"memory.embeddingLoadTimeoutSeconds": 0.2}))
     res = await svc.recall(QUERY)
     assert res.mode == "lexical_only" and res.results[0].key == "animals"
     msg = res.notices[-1].message
@@ -161,9 +159,7 @@ async def test_a_model_still_loading_after_its_budget_names_the_load_key_and_tim
 
 async def test_slow_inference_names_the_inference_key_and_its_real_budget(store, make_service, settings):
     await insert(store, *corpus(5))
-    svc = await make_service(
-        FakeEmbedder("fake", delay=0.5), settings.override({"memory.embeddingTimeoutSeconds": 0.05})
-    )
+    svc = await make_service(FakeEmbedder("fake", delay=0.5), settings.override({"memory.embeddingTimeoutSeconds": 0.05}))
     await svc.embedder.ensure_loaded()
     res = await svc.recall(QUERY)
     assert res.mode == "lexical_only"

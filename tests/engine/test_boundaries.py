@@ -28,8 +28,12 @@ def test_engine_imports_no_textual_or_rich():
 
 
 def test_importing_engine_does_not_load_torch():
-    proc = subprocess.run([sys.executable, "-c", "import sys, engine, engine.cli; print('torch' in sys.modules)"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys, engine, engine.cli; print('torch' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.stdout.strip() == "False", proc.stderr
 
 

@@ -39,9 +39,7 @@ def test_nothing_is_drawn_when_disabled():
 
 
 def jsonl(path: Path, n: int) -> Path:
-    path.write_text(
-        "".join(json.dumps({"id": f"p{i}", "key": f"p/{i}", "content": f"fact {i}"}) + "\n" for i in range(n))
-    )
+    path.write_text("".join(json.dumps({"id": f"p{i}", "key": f"p/{i}", "content": f"fact {i}"}) + "\n" for i in range(n)))
     return path
 
 

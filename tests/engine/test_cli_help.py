@@ -20,8 +20,24 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
 
 
 # engine/cli.py's own commands (extensions such as contradictions and mcp register theirs elsewhere)
-CORE = ("demo", "stats", "list", "show", "add", "pin", "unpin", "archive", "restore", "purge", "decay", "scan",
-        "export", "import", "working", "audit")
+CORE = (
+    "demo",
+    "stats",
+    "list",
+    "show",
+    "add",
+    "pin",
+    "unpin",
+    "archive",
+    "restore",
+    "purge",
+    "decay",
+    "scan",
+    "export",
+    "import",
+    "working",
+    "audit",
+)
 
 
 def test_every_option_says_what_it_takes():

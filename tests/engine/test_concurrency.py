@@ -23,15 +23,17 @@ asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
 
 def test_two_processes_write_without_loss(tmp_path):
     db = tmp_path / "shared.db"
-    subprocess.run([sys.executable, "-m", "engine.cli", "--db", str(db), "--create", "stats"], check=True,
-                   capture_output=True)
+    subprocess.run([sys.executable, "-m", "engine.cli", "--db", str(db), "--create", "stats"], check=True, capture_output=True)
     n = 60
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(db), name, str(n)], stderr=subprocess.PIPE)
-             for name in ("alpha", "beta")]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, str(db), name, str(n)], stderr=subprocess.PIPE)
+        for name in ("alpha", "beta")
+    ]
     errors = [p.communicate(timeout=300)[1].decode() for p in procs]
     assert [p.returncode for p in procs] == [0, 0], errors
-    out = subprocess.run([sys.executable, "-m", "engine.cli", "--db", str(db), "list", "--json"],
-                         check=True, capture_output=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "--db", str(db), "list", "--json"], check=True, capture_output=True
+    ).stdout
     entries = json.loads(out)
     keys = {e["key"] for e in entries}
     assert all(f"{name}/{i}" in keys for name in ("alpha", "beta") for i in range(n))

@@ -26,13 +26,16 @@ def test_toml_file_is_read_nested(tmp_path):
     assert s.extra["keys"] == {"quit": "x"}
 
 
-@pytest.mark.parametrize("body, needle", [
-    ("[memory]\nrrfK = 0\n", "memory.rrfK: 0 is not allowed; expected an integer in [1, 10000]"),
-    ("[memory]\nrerankEnabled = 'maybe'\n", "memory.rerankEnabled"),
-    ("[memory]\narchiveThreshold = 2.0\n", "memory.archiveThreshold"),
-    ("[memory]\nnoSuchKnob = 1\n", "unknown key 'memory.noSuchKnob'"),
-    ("[memory\n", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "body, needle",
+    [
+        ("[memory]\nrrfK = 0\n", "memory.rrfK: 0 is not allowed; expected an integer in [1, 10000]"),
+        ("[memory]\nrerankEnabled = 'maybe'\n", "memory.rerankEnabled"),
+        ("[memory]\narchiveThreshold = 2.0\n", "memory.archiveThreshold"),
+        ("[memory]\nnoSuchKnob = 1\n", "unknown key 'memory.noSuchKnob'"),
+        ("[memory\n", "not valid TOML"),
+    ],
+)
 def test_invalid_values_name_the_key(tmp_path, body, needle):
     path = tmp_path / "c.toml"
     path.write_text(body)
@@ -66,15 +69,18 @@ def test_every_knob_default_is_valid():
 
 
 # ---- issue 8/9: values of the wrong type, non-finite numbers, BOM, [ui]/[keys] ----------------
-@pytest.mark.parametrize("body, needle", [
-    ("[memory]\nrrfK = inf\n", "memory.rrfK"),
-    ("[memory]\nrrfK = nan\n", "memory.rrfK"),
-    ("[memory]\nimportanceDecayDays = inf\n", "memory.importanceDecayDays"),
-    ("[memory]\nrrfK = \"60\"\n", "memory.rrfK: '60' is not allowed"),
-    ("[memory]\nrerankEnabled = \"yes\"\n", "memory.rerankEnabled: 'yes' is not allowed"),
-    ("[memory]\nrerankModel = 3\n", "memory.rerankModel"),
-    ("ui = 3\n", "[ui] must be a table"),
-])
+@pytest.mark.parametrize(
+    "body, needle",
+    [
+        ("[memory]\nrrfK = inf\n", "memory.rrfK"),
+        ("[memory]\nrrfK = nan\n", "memory.rrfK"),
+        ("[memory]\nimportanceDecayDays = inf\n", "memory.importanceDecayDays"),
+        ('[memory]\nrrfK = "60"\n', "memory.rrfK: '60' is not allowed"),
+        ('[memory]\nrerankEnabled = "yes"\n', "memory.rerankEnabled: 'yes' is not allowed"),
+        ("[memory]\nrerankModel = 3\n", "memory.rerankModel"),
+        ("ui = 3\n", "[ui] must be a table"),
+    ],
+)
 def test_wrong_types_and_non_finite_values_are_refused(tmp_path, body, needle):
     path = tmp_path / "c.toml"
     path.write_text(body)
@@ -98,8 +104,10 @@ def test_a_utf8_bom_is_accepted(tmp_path):
 
 def test_save_keeps_comments_order_and_app_sections(tmp_path):
     path = tmp_path / "c.toml"
-    original = ("# my settings\n[memory]\n# fusion constant\nrrfK = 30   # tuned by hand\npoolSize = 40\n\n"
-                "[keys]\n\"app.quit\" = \"ctrl+q\"  # muscle memory\n\n[ui]\ntheme = \"textual-light\"\n")
+    original = (
+        "# my settings\n[memory]\n# fusion constant\nrrfK = 30   # tuned by hand\npoolSize = 40\n\n"
+        '[keys]\n"app.quit" = "ctrl+q"  # muscle memory\n\n[ui]\ntheme = "textual-light"\n'
+    )
     path.write_text(original)
     s = Settings.load(path).override({"memory.rrfK": 45, "memory.rerankTopK": 7})
     s.save()
@@ -112,7 +120,7 @@ def test_save_keeps_comments_order_and_app_sections(tmp_path):
     assert again.extra["keys"] == {"app.quit": "ctrl+q"}
 
 
-@pytest.mark.parametrize("body", ["[memory\n", "[memory]\nrrfK = \"60\"\n", "\xff\xfe garbage"])
+@pytest.mark.parametrize("body", ["[memory\n", '[memory]\nrrfK = "60"\n', "\xff\xfe garbage"])
 def test_save_never_writes_over_a_file_it_could_not_read(tmp_path, body):
     path = tmp_path / "c.toml"
     path.write_bytes(body.encode("latin-1"))

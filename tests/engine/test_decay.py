@@ -11,8 +11,9 @@ from tests.conftest import FROZEN_NOW
 
 
 def entry(days: float, access: int = 0, importance: float = 0.8, **kw) -> MemoryEntry:
-    return MemoryEntry(key="k", content="c", importance=importance, access_count=access,
-                       last_accessed=FROZEN_NOW - timedelta(days=days), **kw)
+    return MemoryEntry(
+        key="k", content="c", importance=importance, access_count=access, last_accessed=FROZEN_NOW - timedelta(days=days), **kw
+    )
 
 
 def test_formula_matches_spec():

@@ -13,8 +13,17 @@ from engine.store import StoreError as StoreStoreError
 
 
 def test_every_engine_error_shares_one_base():
-    for name in ("InvalidValue", "ConfigError", "WriteRejected", "NotFound", "EntryNotFound", "StoreError",
-                 "ReadOnlyStore", "ConsolidationError", "ModelError"):
+    for name in (
+        "InvalidValue",
+        "ConfigError",
+        "WriteRejected",
+        "NotFound",
+        "EntryNotFound",
+        "StoreError",
+        "ReadOnlyStore",
+        "ConsolidationError",
+        "ModelError",
+    ):
         assert issubclass(getattr(engine, name), engine.EchoMemoryError), name
     assert issubclass(engine.EntryNotFound, engine.NotFound)
     assert issubclass(engine.InvalidValue, ValueError)  # older `except ValueError` still catch it

@@ -89,13 +89,16 @@ async def test_identical_rewrite_is_unchanged_not_a_new_version(engine):
     assert await engine.count_entries() == 1
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"key": "", "content": "x"}, "key must not be empty"),
-    ({"key": "k", "content": "   "}, "content must not be empty"),
-    ({"key": "k", "content": "x", "importance": 1.5}, "importance must be between 0 and 1"),
-    ({"key": "k", "content": "x", "type": "robot"}, "unknown MemoryType 'robot'"),
-    ({"key": "k", "content": "x", "source": "gossip"}, "unknown ProvenanceLevel 'gossip'"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"key": "", "content": "x"}, "key must not be empty"),
+        ({"key": "k", "content": "   "}, "content must not be empty"),
+        ({"key": "k", "content": "x", "importance": 1.5}, "importance must be between 0 and 1"),
+        ({"key": "k", "content": "x", "type": "robot"}, "unknown MemoryType 'robot'"),
+        ({"key": "k", "content": "x", "source": "gossip"}, "unknown ProvenanceLevel 'gossip'"),
+    ],
+)
 async def test_bad_values_name_the_problem(engine, kwargs, message):
     with pytest.raises(InvalidValue, match=message):
         await engine.add(**kwargs)

@@ -34,15 +34,15 @@ async def test_eval_judgments_equals_the_engine_and_records_nothing(tmp_path, ca
     await demo_with_judgments(db)
     async with await MemoryEngine.open(db, actor="user") as engine:
         before = await engine.store.fetchall("SELECT id, access_count, last_accessed FROM entries ORDER BY id")
-    code = await asyncio.to_thread(cli, "--db", str(db), "--config", str(config), "eval", "--judgments",
-                                   "--set", "memory.rrfK=20", "--json")
+    code = await asyncio.to_thread(
+        cli, "--db", str(db), "--config", str(config), "eval", "--judgments", "--set", "memory.rrfK=20", "--json"
+    )
     captured = capsys.readouterr()
     assert code == 0
     headless = json.loads(captured.out)
     assert "judging" not in captured.err  # --json into a pipe: no progress line
     async with await MemoryEngine.open(db, Settings.load(config), actor="user") as engine:
-        assert await engine.store.fetchall(
-            "SELECT id, access_count, last_accessed FROM entries ORDER BY id") == before  # dry
+        assert await engine.store.fetchall("SELECT id, access_count, last_accessed FROM entries ORDER BY id") == before  # dry
         assert await engine.audit(action="recall") == []
         direct = await engine.evaluate_judgments({"memory.rrfK": 20})
     assert headless["metrics"] == direct["metrics"] and headless["metrics"]["queries"] == 2
@@ -53,16 +53,19 @@ async def test_eval_judgments_equals_the_engine_and_records_nothing(tmp_path, ca
     assert await asyncio.to_thread(cli, "--db", str(db), "--config", str(config), "eval", "--judgments") == 0
     out = capsys.readouterr().out
     m = direct["metrics"]
-    assert f"2 judged queries: recall@5 {m['recall@5']:.4f}  recall@10 {m['recall@10']:.4f}  " \
-           f"MRR {m['mrr']:.4f}  nDCG@10 {m['ndcg@10']:.4f}" in out
+    assert (
+        f"2 judged queries: recall@5 {m['recall@5']:.4f}  recall@10 {m['recall@10']:.4f}  "
+        f"MRR {m['mrr']:.4f}  nDCG@10 {m['ndcg@10']:.4f}" in out
+    )
 
 
 async def test_eval_judgments_on_a_store_without_any(tmp_path, capsys):
     db = tmp_path / "e.db"
     async with await MemoryEngine.open(db, actor="user") as engine:
         await engine.add("project/atlas", "atlas is a python service")
-    assert await asyncio.to_thread(cli, "--db", str(db), "eval", "--judgments",
-                                   "--set", "memory.embeddingModel=/nonexistent") == 0
+    assert (
+        await asyncio.to_thread(cli, "--db", str(db), "eval", "--judgments", "--set", "memory.embeddingModel=/nonexistent") == 0
+    )
     assert "no judged query with a relevant entry" in capsys.readouterr().out
 
 
@@ -83,6 +86,5 @@ async def test_judgments_add_list_remove_by_prefix_and_read_only(tmp_path, capsy
     assert "cannot record a judgment" in capsys.readouterr().err
     assert await asyncio.to_thread(cli, "--db", str(db), "judgments", "add", "x", atlas.id[:8], "--grade", "-1") == 2
     assert "grade must be a whole number" in capsys.readouterr().err
-    assert await asyncio.to_thread(cli, "--db", str(db), "judgments", "remove", "old project", gone.id,
-                                   "--json") == 0
+    assert await asyncio.to_thread(cli, "--db", str(db), "judgments", "remove", "old project", gone.id, "--json") == 0
     assert json.loads(capsys.readouterr().out) == {"cleared": True}

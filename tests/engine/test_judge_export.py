@@ -13,8 +13,11 @@ from engine.cli import main
 async def judged_store(path):
     engine = await MemoryEngine.open(path, actor="user")
     ids = {}
-    for key, text in (("project/atlas", "atlas is a python service"), ("project/ledger", "ledger is rust"),
-                      ("user/editor", "prefers neovim")):
+    for key, text in (
+        ("project/atlas", "atlas is a python service"),
+        ("project/ledger", "ledger is rust"),
+        ("user/editor", "prefers neovim"),
+    ):
         ids[key] = (await engine.add(key, text)).entry.id
     await engine.judge("python service", ids["project/atlas"], 1)
     await engine.judge("python service", ids["project/ledger"], 0, actor="ada")
@@ -65,12 +68,17 @@ async def test_a_bad_judgment_line_is_named_and_the_rest_lands(tmp_path, capsys)
     await engine.export_jsonl(tmp_path / "out.jsonl")
     await engine.close()
     path = tmp_path / "out.jsonl"
-    bad = {"record": "judgment", "query": "x", "entry_id": ids["project/atlas"], "grade": "very",
-           "judged_by": "user", "judged_at": "2026-01-01T00:00:00+00:00"}
+    bad = {
+        "record": "judgment",
+        "query": "x",
+        "entry_id": ids["project/atlas"],
+        "grade": "very",
+        "judged_by": "user",
+        "judged_at": "2026-01-01T00:00:00+00:00",
+    }
     path.write_text(path.read_text() + json.dumps(bad) + "\n")
     line = len(path.read_text().splitlines())
-    assert await asyncio.to_thread(main, ["--db", str(tmp_path / "b.db"), "import", str(path),
-                                          "--trust-provenance"]) == 0
+    assert await asyncio.to_thread(main, ["--db", str(tmp_path / "b.db"), "import", str(path), "--trust-provenance"]) == 0
     out = capsys.readouterr().out
     assert "judgments landed 4, unchanged 0" in out
     assert f"line {line}: invalid: judgment: grade must be a whole number in [0, 10]" in out

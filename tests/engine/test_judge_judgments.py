@@ -14,8 +14,9 @@ FAKE = {"memory.embeddingModel": "fake", "memory.rerankEnabled": False}
 
 @pytest.fixture
 async def eng(tmp_path, clock):
-    engine = await MemoryEngine.open(tmp_path / "j.db", Settings.defaults().override(FAKE), clock=clock,
-                                     embedder_factory=FakeEmbedder, actor="user")
+    engine = await MemoryEngine.open(
+        tmp_path / "j.db", Settings.defaults().override(FAKE), clock=clock, embedder_factory=FakeEmbedder, actor="user"
+    )
     try:
         yield engine
     finally:
@@ -23,10 +24,12 @@ async def eng(tmp_path, clock):
 
 
 async def seed(engine) -> dict[str, str]:
-    facts = {"user/editor": "prefers neovim with the lazy plugin manager",
-             "project/atlas": "atlas is a python service deployed with docker",
-             "project/ledger": "ledger is written in rust and uses sqlite",
-             "user/shell": "uses fish as the login shell"}
+    facts = {
+        "user/editor": "prefers neovim with the lazy plugin manager",
+        "project/atlas": "atlas is a python service deployed with docker",
+        "project/ledger": "ledger is written in rust and uses sqlite",
+        "user/shell": "uses fish as the login shell",
+    }
     return {k: (await engine.add(k, v, type="user")).entry.id for k, v in facts.items()}
 
 
@@ -42,18 +45,20 @@ async def test_judge_change_clear_each_audited_with_who_and_query(eng):
     await eng.judge("which editor", ids["user/shell"], 0, actor="ada")
     found = await eng.judgments("which editor")
     assert [(j.key, j.grade, j.judged_by) for j in found] == sorted(
-        [("user/editor", 1, "user"), ("user/shell", 0, "ada")], key=lambda t: ids[t[0]])
+        [("user/editor", 1, "user"), ("user/shell", 0, "ada")], key=lambda t: ids[t[0]]
+    )
     await eng.judge("which editor", ids["user/shell"], 1, actor="ada")  # changed its mind
     assert {j.key: j.grade for j in await eng.judgments()} == {"user/editor": 1, "user/shell": 1}
     assert await eng.unjudge("which editor", ids["user/editor"]) is True
     assert await eng.unjudge("which editor", ids["user/editor"]) is False
     judged = await eng.audit(action="judge")
     assert [(r.actor, r.entry_id, r.detail["query"], r.detail["grade"], r.detail["was"]) for r in judged] == [
-        ("ada", ids["user/shell"], "which editor", 1, 0), ("ada", ids["user/shell"], "which editor", 0, None),
-        ("user", ids["user/editor"], "which editor", 1, None)]
+        ("ada", ids["user/shell"], "which editor", 1, 0),
+        ("ada", ids["user/shell"], "which editor", 0, None),
+        ("user", ids["user/editor"], "which editor", 1, None),
+    ]
     cleared = await eng.audit(action="unjudge")
-    assert [(r.actor, r.entry_id, r.detail["query"]) for r in cleared] == [
-        ("user", ids["user/editor"], "which editor")]
+    assert [(r.actor, r.entry_id, r.detail["query"]) for r in cleared] == [("user", ids["user/editor"], "which editor")]
 
 
 async def test_bad_judgments_are_refused_by_field(eng):
@@ -92,8 +97,11 @@ async def test_purged_entry_keeps_its_judgment_and_the_metrics_skip_it(eng):
     assert gone.purged and gone.to_dict()["status"] == "entry purged"
     report = await eng.evaluate_judgments()
     # "python service" counts with atlas alone; "rust sqlite" has nothing relevant left
-    assert report["skipped"] == {"purged_judgments": 2, "queries_without_relevant": 1,
-                                 "first_queries_without_relevant": ["rust sqlite"]}
+    assert report["skipped"] == {
+        "purged_judgments": 2,
+        "queries_without_relevant": 1,
+        "first_queries_without_relevant": ["rust sqlite"],
+    }
     assert report["metrics"]["queries"] == 1
     assert [q["query"] for q in report["per_query"]] == ["python service"]
     assert report["per_query"][0]["relevant"] == 1 and report["metrics"]["recall@5"] == 1.0

@@ -40,9 +40,7 @@ async def test_preview_reports_each_page_and_finds_what_the_pass_would_archive(e
 async def test_a_cancelled_preview_stops_between_pages(engine, clock):
     await seed(engine, clock)
     pages: list[int] = []
-    run = await engine.decay_preview(
-        progress=lambda done, total: pages.append(done), cancelled=lambda: len(pages) >= 3, page=10
-    )
+    run = await engine.decay_preview(progress=lambda done, total: pages.append(done), cancelled=lambda: len(pages) >= 3, page=10)
     assert run.cancelled and run.done == 20 and run.total == N + 2
     assert len(run.items) <= 20
 

@@ -42,6 +42,7 @@ def test_no_write_sequence_lets_lower_provenance_replace_higher(sequence):
                         assert newer.source.value >= entry.source.value
             finally:
                 await eng.close()
+
     asyncio.run(scenario())
 
 
@@ -55,8 +56,15 @@ def test_no_write_sequence_lets_lower_provenance_replace_higher(sequence):
     pinned=st.booleans(),
 )
 def test_effective_importance_never_rises_without_access(importance, access, age, steps, base, kind, pinned):
-    entry = MemoryEntry(key="k", content="c", importance=importance, access_count=access, type=kind,
-                        pinned=pinned, last_accessed=FROZEN_NOW - timedelta(days=age))
+    entry = MemoryEntry(
+        key="k",
+        content="c",
+        importance=importance,
+        access_count=access,
+        type=kind,
+        pinned=pinned,
+        last_accessed=FROZEN_NOW - timedelta(days=age),
+    )
     now, last = FROZEN_NOW, effective_importance(entry, FROZEN_NOW, base)
     assert 0 <= last <= importance
     for step in steps:

@@ -56,24 +56,40 @@ async def test_rewrite_with_new_pin_or_importance_is_not_dropped(engine):
 
 async def test_a_line_with_a_wrongly_typed_field_is_refused_alone(engine, tmp_path):
     path = tmp_path / "in.jsonl"
-    path.write_text("\n".join(json.dumps(d) for d in [
-        {"key": "a", "content": "one"},
-        {"key": "b", "content": "two", "pinned": "yes"},
-        {"key": "c", "content": "three", "created_at": 5},
-        {"key": "d", "content": "four", "id": None},
-    ]))
+    path.write_text(
+        "\n".join(
+            json.dumps(d)
+            for d in [
+                {"key": "a", "content": "one"},
+                {"key": "b", "content": "two", "pinned": "yes"},
+                {"key": "c", "content": "three", "created_at": 5},
+                {"key": "d", "content": "four", "id": None},
+            ]
+        )
+    )
     report = await engine.import_jsonl(path)
     assert report.landed == 1
     assert [r["message"] for r in report.refused] == [
-        "field 'pinned' must be true or false", "field 'created_at' must be an ISO timestamp string",
-        "field 'id' must be a string"]
+        "field 'pinned' must be true or false",
+        "field 'created_at' must be an ISO timestamp string",
+        "field 'id' must be a string",
+    ]
 
 
 async def test_replacing_verbatim_import_keeps_its_dates(engine, tmp_path):
     await engine.add("k", "old", source="legacy")
     path = tmp_path / "in.jsonl"
-    path.write_text(json.dumps({"key": "k", "content": "new", "source": "user_stated",
-                                "created_at": "2024-02-01T00:00:00+00:00", "updated_at": "2024-02-01T00:00:00+00:00"}))
+    path.write_text(
+        json.dumps(
+            {
+                "key": "k",
+                "content": "new",
+                "source": "user_stated",
+                "created_at": "2024-02-01T00:00:00+00:00",
+                "updated_at": "2024-02-01T00:00:00+00:00",
+            }
+        )
+    )
     await engine.import_jsonl(path)
     [head] = [e for e in await engine.list_entries() if e.superseded_by is None]
     assert head.content == "new" and head.created_at.year == 2024 and head.version == 2
@@ -86,12 +102,15 @@ def test_misspelt_config_section_is_refused(tmp_path, capsys):
     assert "'memroy'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["--db", "{tmp}", "stats"], "is a folder"),
-    (["--config", "{tmp}", "--db", "{tmp}/m.db", "stats"], "cannot be read"),
-    (["--db", "{tmp}/m.db", "--create", "export", "{tmp}/missing/out.jsonl"], "No such file"),
-    (["--db", "{tmp}/m.db", "--create", "episodes", "--since", "99999999d"], "before year 1"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--db", "{tmp}", "stats"], "is a folder"),
+        (["--config", "{tmp}", "--db", "{tmp}/m.db", "stats"], "cannot be read"),
+        (["--db", "{tmp}/m.db", "--create", "export", "{tmp}/missing/out.jsonl"], "No such file"),
+        (["--db", "{tmp}/m.db", "--create", "episodes", "--since", "99999999d"], "before year 1"),
+    ],
+)
 def test_bad_paths_and_values_are_clear_errors(tmp_path, capsys, args, needle):
     code = main([a.format(tmp=tmp_path) for a in args])
     assert code in (1, 2)

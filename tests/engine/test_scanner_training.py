@@ -19,12 +19,16 @@ from engine.scanner.learned import META_FILE, MODEL_DIR, WEIGHTS_FILE
 # together: cheaper than leave-one-source-out (3 fits, not 19) and harsher,
 # since each model trains on about two thirds of the sources.
 FOLDS = [
-    {"STAIR-BUPT/JailBench", "NVIDIA/garak", "tldr-pages/tldr", "leolee99/NotInject",
-     "Giskard-AI/prompt-injections", "crafted"},
-    {"JailbreakBench/artifacts", "microsoft/BIPIA", "fastapi/fastapi", "thu-coai/CrossWOZ",
-     "thu-coai/Safety-Prompts"},
-    {"Zhang-Henry/AIOS_agent", "meta-llama/PurpleLlama", "deepset/prompt-injections",
-     "google-research-datasets/Synthetic-Persona-Chat", "yizhongw/self-instruct", "tagomaru/ai-security"},
+    {"STAIR-BUPT/JailBench", "NVIDIA/garak", "tldr-pages/tldr", "leolee99/NotInject", "Giskard-AI/prompt-injections", "crafted"},
+    {"JailbreakBench/artifacts", "microsoft/BIPIA", "fastapi/fastapi", "thu-coai/CrossWOZ", "thu-coai/Safety-Prompts"},
+    {
+        "Zhang-Henry/AIOS_agent",
+        "meta-llama/PurpleLlama",
+        "deepset/prompt-injections",
+        "google-research-datasets/Synthetic-Persona-Chat",
+        "yizhongw/self-instruct",
+        "tagomaru/ai-security",
+    },
 ]
 
 
@@ -58,8 +62,14 @@ def out_of_source() -> dict:
 
 def test_held_out_benign_sources_stay_under_one_percent(out_of_source):
     """Threshold chosen without these sources, model trained without them."""
-    for source in ("google-research-datasets/Synthetic-Persona-Chat", "thu-coai/CrossWOZ", "fastapi/fastapi",
-                   "yizhongw/self-instruct", "tldr-pages/tldr", "microsoft/BIPIA"):
+    for source in (
+        "google-research-datasets/Synthetic-Persona-Chat",
+        "thu-coai/CrossWOZ",
+        "fastapi/fastapi",
+        "yizhongw/self-instruct",
+        "tldr-pages/tldr",
+        "microsoft/BIPIA",
+    ):
         assert out_of_source["benign_sources"][source]["rate"] <= 0.01, (source, out_of_source["benign_sources"])
 
 

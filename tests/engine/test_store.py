@@ -19,7 +19,8 @@ def make_v1_store(path):
     conn.execute(
         "INSERT INTO entries(id,type,tier,key,content,tags,created_at,updated_at,importance,last_accessed,source) "
         "VALUES ('e1','user','semantic','user/name','Ada','[]','2026-01-01T00:00:00+00:00',"
-        "'2026-01-01T00:00:00+00:00',0.9,'2026-01-01T00:00:00+00:00',3)")
+        "'2026-01-01T00:00:00+00:00',0.9,'2026-01-01T00:00:00+00:00',3)"
+    )
     conn.execute("PRAGMA user_version=1")
     conn.commit()
     conn.close()

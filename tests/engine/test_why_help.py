@@ -35,15 +35,23 @@ def test_every_command_has_a_one_line_summary():
 
 
 def test_every_option_and_argument_has_help():
-    missing = [f"{name} {option}" for name, parser in every_parser().items()
-               for option, action in options(parser) if not (action.help or "").strip()]
+    missing = [
+        f"{name} {option}"
+        for name, parser in every_parser().items()
+        for option, action in options(parser)
+        if not (action.help or "").strip()
+    ]
     assert not missing, "no help: " + ", ".join(missing)
 
 
 def test_every_option_with_choices_lists_them():
-    unlisted = [f"{name} {option}: {choice}" for name, parser in every_parser().items()
-                for option, action in options(parser) for choice in (action.choices or ())
-                if str(choice) not in (action.help or "")]
+    unlisted = [
+        f"{name} {option}: {choice}"
+        for name, parser in every_parser().items()
+        for option, action in options(parser)
+        for choice in (action.choices or ())
+        if str(choice) not in (action.help or "")
+    ]
     assert not unlisted, "choices missing from the help: " + ", ".join(unlisted)
 
 
@@ -54,10 +62,14 @@ def states_default(text: str, default) -> bool:
 
 def test_every_default_is_stated():
     """A value the command uses when the option is not given is named in its help."""
-    unstated = [f"{name} {option} (default {action.default!r}): {action.help!r}"
-                for name, parser in every_parser().items() for option, action in options(parser)
-                if action.default not in (None, False, [], "", argparse.SUPPRESS)
-                and not isinstance(action.default, Path) and not states_default(action.help or "", action.default)]
+    unstated = [
+        f"{name} {option} (default {action.default!r}): {action.help!r}"
+        for name, parser in every_parser().items()
+        for option, action in options(parser)
+        if action.default not in (None, False, [], "", argparse.SUPPRESS)
+        and not isinstance(action.default, Path)
+        and not states_default(action.help or "", action.default)
+    ]
     assert not unstated, "defaults not stated: " + "; ".join(unstated)
 
 

@@ -155,6 +155,7 @@ def fake_reranker_class():
         def predict_sync(self, pairs):
             def words(text: str) -> set[str]:
                 return set(re.findall(r"\w+", text.lower()))
+
             return np.array([len(words(q) & words(p)) - 2.0 for q, p in pairs], np.float64)
 
     return FakeReranker
@@ -170,6 +171,11 @@ async def open_with_fake_models(path, settings, read_only, clock, reranker_fail:
     """The real engine, with the fake embedder and cross-encoder injected through
     MemoryEngine.open's model factories (tests never load real weights)."""
     reranker = fake_reranker_class()
-    return await MemoryEngine.open(path, settings, read_only=read_only, clock=clock,
-                                   embedder_factory=fake_embedder,
-                                   reranker_factory=lambda name: reranker(name, fail=reranker_fail))
+    return await MemoryEngine.open(
+        path,
+        settings,
+        read_only=read_only,
+        clock=clock,
+        embedder_factory=fake_embedder,
+        reranker_factory=lambda name: reranker(name, fail=reranker_fail),
+    )

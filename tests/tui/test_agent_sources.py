@@ -180,9 +180,7 @@ async def test_an_mcp_client_writes_while_the_app_is_open_and_the_cursor_stays(d
             )
             assert not result.is_error
         await wait_until(pilot, lambda: browser.total == total + 1, timeout=30, what="the new entry counted")
-        await wait_until(
-            pilot, lambda: any(r.entry.key == "orbit/release-train" for r in rows(browser)), what="the new row"
-        )
+        await wait_until(pilot, lambda: any(r.entry.key == "orbit/release-train" for r in rows(browser)), what="the new row")
         assert browser.current_entry().id == selected.id  # the person's row is still selected
         await wait_until(pilot, lambda: "mcp:claude-code" in sources_line(app), what="the writer on the line")
 

@@ -19,13 +19,14 @@ def test_app_imports_only_the_engine_package():
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("engine."):
                 offenders.append(f"{path.relative_to(APP)}: from {node.module}")
             if isinstance(node, ast.Import):
-                offenders += [f"{path.relative_to(APP)}: import {a.name}" for a in node.names
-                              if a.name.startswith("engine.")]
+                offenders += [f"{path.relative_to(APP)}: import {a.name}" for a in node.names if a.name.startswith("engine.")]
     assert not offenders, offenders
 
 
 def test_importing_the_app_loads_no_model_library():
-    code = ("import sys, echo_memory_tui.app; "
-            "print(','.join(m for m in ('torch', 'sentence_transformers', 'transformers', 'numpy') if m in sys.modules))")
+    code = (
+        "import sys, echo_memory_tui.app; "
+        "print(','.join(m for m in ('torch', 'sentence_transformers', 'transformers', 'numpy') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""

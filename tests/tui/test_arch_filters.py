@@ -21,4 +21,3 @@ async def test_an_absurd_span_in_the_episodes_filter_is_a_message(demo_db, make_
         error = view.query_one("#ep-error", Static)
         await wait_until(pilot, lambda: "before year 1" in str(error.render()), what="message under the filter")
         assert app.is_running
-

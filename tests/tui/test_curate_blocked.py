@@ -58,9 +58,7 @@ async def test_strip_and_retry_shows_what_goes_then_writes_as_the_person(demo_db
         assert "content  U+200B" in body and "at offset 12" in body and "⟨U+200B⟩" in body
         assert not rows(demo_db, "SELECT 1 FROM entries WHERE key='user/theme'")  # nothing before yes
         await pilot.press("y")
-        await wait_until(
-            pilot, lambda: rows(demo_db, "SELECT content FROM entries WHERE key='user/theme'"), what="written"
-        )
+        await wait_until(pilot, lambda: rows(demo_db, "SELECT content FROM entries WHERE key='user/theme'"), what="written")
         [(content,)] = rows(demo_db, "SELECT content FROM entries WHERE key='user/theme'")
         assert content == "Maya prefers dark mode in every editor."
         [(actor, reason)] = rows(

@@ -38,15 +38,11 @@ async def test_entry_to_its_episode_and_back_to_its_entries(demo_db, make_app, s
         await wait_until(
             pilot,
             lambda: (
-                app.query_one("TabbedContent").active == "episodes"
-                and episodes.selected == entry.episode_id
-                and episodes.facts
+                app.query_one("TabbedContent").active == "episodes" and episodes.selected == entry.episode_id and episodes.facts
             ),
             what="its episode",
         )
-        assert episodes.query_one("DataTable").cursor_row == [e.id for e in episodes.data.episodes].index(
-            entry.episode_id
-        )
+        assert episodes.query_one("DataTable").cursor_row == [e.id for e in episodes.data.episodes].index(entry.episode_id)
         # the episode produced several entries: ctrl+o lists them, Enter on one opens it
         ids = [choice for choice, _ in episodes.linked_entries()]
         assert entry.id in ids and len(ids) > 1
@@ -65,7 +61,5 @@ async def test_an_entry_written_directly_says_it_has_no_episode(demo_db, make_ap
         entry = await select_key(pilot, "ledger/db")
         assert entry.episode_id is None
         await pilot.press("ctrl+o")
-        await wait_until(
-            pilot, lambda: any("came from no episode" in n.message for n in app._notifications), what="said why"
-        )
+        await wait_until(pilot, lambda: any("came from no episode" in n.message for n in app._notifications), what="said why")
         assert app.query_one("TabbedContent").active == "memory"

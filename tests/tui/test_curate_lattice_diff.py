@@ -34,9 +34,7 @@ async def test_d_diffs_against_the_previous_version_and_space_picks_another(demo
         await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), what="the diff")
         shown = app.screen.body.plain
         assert shown.startswith("v2 ") and "→  v3 " in shown
-        assert shown.endswith(
-            "Python [-3.11 after-]{+3.12;+} the [-spring upgrade.-]{+Dockerfile uses python:3.12-slim.+}"
-        )
+        assert shown.endswith("Python [-3.11 after-]{+3.12;+} the [-spring upgrade.-]{+Dockerfile uses python:3.12-slim.+}")
         # the dialog fits the terminal: the diff text and its Close button are on screen
         dialog = app.screen.query_one("Vertical")
         assert dialog.region.right <= size[0] and dialog.region.bottom <= size[1]

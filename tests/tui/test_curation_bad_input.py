@@ -64,8 +64,12 @@ async def test_100kb_paste_into_the_recall_query_is_refused_in_place(demo_db, ma
         query.post_message(events.Paste(BIG))
         await wait_until(pilot, lambda: query.value == BIG, what="pasted text kept")
         summary = view.query_one("#pg-summary")
-        await wait_until(pilot, lambda: "2,000" in str(summary.render()) or "2000" in str(summary.render()),
-                         timeout=20, what="the limit named in place")
+        await wait_until(
+            pilot,
+            lambda: "2,000" in str(summary.render()) or "2000" in str(summary.render()),
+            timeout=20,
+            what="the limit named in place",
+        )
         assert audit_count(demo_db) == writes
 
 
@@ -98,8 +102,7 @@ async def test_store_deleted_while_open_refuses_writes_and_says_so(demo_db, make
         await select_key(pilot, "ledger/db")
         os.rename(demo_db, demo_db.with_name("moved.db"))
         await pilot.press("p")
-        await wait_until(pilot, lambda: any("deleted or moved" in n.message for n in app._notifications),
-                         what="said in place")
+        await wait_until(pilot, lambda: any("deleted or moved" in n.message for n in app._notifications), what="said in place")
         moved = demo_db.with_name("moved.db")
         with sqlite3.connect(moved) as conn:
             assert not conn.execute("SELECT count(*) FROM audit WHERE action='pin'").fetchone()[0]
@@ -116,8 +119,9 @@ async def test_store_made_read_only_while_open_refuses_writes_and_keeps_the_edit
         app.screen.query_one(TextArea).text = "typed while the file lost its write permission"
         # (the tests run as root, whom chmod does not stop: the permission check is what is simulated)
         real_access = os.access
-        monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if str(path) == str(demo_db)
-                            else real_access(path, mode, **kw))
+        monkeypatch.setattr(
+            os, "access", lambda path, mode, **kw: False if str(path) == str(demo_db) else real_access(path, mode, **kw)
+        )
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, RefusalScreen), what="said in place")
         assert "became read-only" in app.screen.detail["message"]

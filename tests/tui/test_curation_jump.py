@@ -27,8 +27,9 @@ def audit_count(db) -> int:
 def shows(app, entry_id: str) -> bool:
     browser = app.query_one(EntryBrowser)
     entry = browser.current_entry()
-    return (app.query_one(TabbedContent).active == "memory" and entry is not None and entry.id == entry_id
-            and app.focused is browser)
+    return (
+        app.query_one(TabbedContent).active == "memory" and entry is not None and entry.id == entry_id and app.focused is browser
+    )
 
 
 async def test_jump_by_id_prefix_from_another_view_in_one_burst(demo_db, make_app):
@@ -101,8 +102,12 @@ async def test_playground_candidate_opens_in_memory_view(demo_db, make_app):
     async with app.run_test(size=(80, 24)) as pilot:
         view = await open_playground(pilot)
         await pilot.press(*"atlas python")
-        await wait_until(pilot, lambda: view.result is not None and view.query_text == "atlas python"
-                         and view.result.get("results"), timeout=20, what="results")
+        await wait_until(
+            pilot,
+            lambda: view.result is not None and view.query_text == "atlas python" and view.result.get("results"),
+            timeout=20,
+            what="results",
+        )
         await pilot.press("enter", "down")  # to the candidates table, second candidate
         second = view.result["results"][1]["id"]
         await pilot.press("ctrl+o")

@@ -125,8 +125,11 @@ async def test_undo_purge_reinserts_with_its_chain(demo_db, make_app):
         await undo_and_wait(pilot, demo_db, original)
         browser = app.query_one(EntryBrowser)
         app.memory_view._apply_filter("ledger/rust-version tier:archival")
-        await wait_until(pilot, lambda: browser.current_entry() is not None
-                         and browser.current_entry().id == old[0], what="old version selected")
+        await wait_until(
+            pilot,
+            lambda: browser.current_entry() is not None and browser.current_entry().id == old[0],
+            what="old version selected",
+        )
         browser.focus()
         await pilot.press("X")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm")
@@ -198,8 +201,15 @@ async def test_bulk_archive_marked_rows_one_confirmation_one_undo(demo_db, make_
         original = state(demo_db)
         browser = app.query_one(EntryBrowser)
         app.memory_view._apply_filter("tier:semantic")
-        await wait_until(pilot, lambda: browser.total > 3 and browser.cursor == 0 and all(
-            browser.row_at(i).entry.tier is MemoryTier.SEMANTIC for i in range(3)), what="live entries")
+        await wait_until(
+            pilot,
+            lambda: (
+                browser.total > 3
+                and browser.cursor == 0
+                and all(browser.row_at(i).entry.tier is MemoryTier.SEMANTIC for i in range(3))
+            ),
+            what="live entries",
+        )
         first, second = browser.row_at(0).entry, browser.row_at(1).entry
         third = browser.row_at(2).entry
         await pilot.press("space", "space", "a")  # mark two rows in one burst, then archive
@@ -207,8 +217,11 @@ async def test_bulk_archive_marked_rows_one_confirmation_one_undo(demo_db, make_
         listed = str(app.screen.body)
         assert first.key in listed and second.key in listed and "2 marked" in listed
         await pilot.press("y")
-        await wait_until(pilot, lambda: state(demo_db)[first.id][3] == "archival"
-                         and state(demo_db)[second.id][3] == "archival", what="both archived")
+        await wait_until(
+            pilot,
+            lambda: state(demo_db)[first.id][3] == "archival" and state(demo_db)[second.id][3] == "archival",
+            what="both archived",
+        )
         assert state(demo_db)[third.id] == original[third.id]  # the unmarked row is untouched
         assert len(app.undo_list) == 1
         await undo_and_wait(pilot, demo_db, original)
@@ -221,9 +234,17 @@ async def test_mark_all_matching_then_pin_and_undo(demo_db, make_app):
         original = state(demo_db)
         browser = app.query_one(EntryBrowser)
         app.memory_view._apply_filter("ledger tier:semantic")
-        await wait_until(pilot, lambda: browser.total > 1 and all(
-            browser.row_at(i).entry.tier is MemoryTier.SEMANTIC and "ledger" in browser.row_at(i).entry.key
-            for i in range(browser.total)), what="filtered")
+        await wait_until(
+            pilot,
+            lambda: (
+                browser.total > 1
+                and all(
+                    browser.row_at(i).entry.tier is MemoryTier.SEMANTIC and "ledger" in browser.row_at(i).entry.key
+                    for i in range(browser.total)
+                )
+            ),
+            what="filtered",
+        )
         matching = {browser.row_at(i).entry.id for i in range(browser.total)}
         await pilot.press("asterisk")
         await wait_until(pilot, lambda: set(browser.marked) == matching, what="all marked")
@@ -243,8 +264,11 @@ async def test_escape_clears_marks_and_cancel_writes_nothing(demo_db, make_app):
         original = state(demo_db)
         browser = app.query_one(EntryBrowser)
         app.memory_view._apply_filter("tier:semantic")
-        await wait_until(pilot, lambda: browser.total > 3 and all(
-            browser.row_at(i).entry.tier is MemoryTier.SEMANTIC for i in range(3)), what="live entries")
+        await wait_until(
+            pilot,
+            lambda: browser.total > 3 and all(browser.row_at(i).entry.tier is MemoryTier.SEMANTIC for i in range(3)),
+            what="live entries",
+        )
         await pilot.press("space", "space", "X")  # only archived entries can be purged: none marked
         await pilot.pause(0.2)
         assert not isinstance(app.screen, ConfirmScreen) and state(demo_db) == original

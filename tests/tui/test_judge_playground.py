@@ -24,8 +24,7 @@ SHOWN = ("recall@5", "recall@10", "mrr", "ndcg@10")
 async def stored(engine) -> tuple:
     """Everything a judgment must not touch: entries (access counts, dates) and the audit log but its judge rows."""
     entries = await engine.store.fetchall("SELECT * FROM entries ORDER BY id")
-    audit = await engine.store.fetchall("SELECT action, entry_id FROM audit WHERE action NOT IN ('judge','unjudge') "
-                                        "ORDER BY id")
+    audit = await engine.store.fetchall("SELECT action, entry_id FROM audit WHERE action NOT IN ('judge','unjudge') ORDER BY id")
     return entries, audit
 
 
@@ -40,8 +39,7 @@ def picked(report: dict) -> dict:
 async def search(pilot, view, query: str) -> None:
     seen = view.searches
     view.query_one("#query", Input).value = query
-    await wait_until(pilot, lambda: view.searches > seen and view.shown_query == query, timeout=60,
-                     what=f"results for {query}")
+    await wait_until(pilot, lambda: view.searches > seen and view.shown_query == query, timeout=60, what=f"results for {query}")
 
 
 async def select_row(pilot, view, row: int) -> str:
@@ -141,8 +139,7 @@ async def test_strip_equals_eval_judgments_headless(demo_db, make_app, tmp_path,
         view = await open_playground(pilot)
         await wait_until(pilot, lambda: strip_numbers(view)["knobs"] is not None, timeout=120, what="strip")
         shown = strip_numbers(view)
-    code = await asyncio.to_thread(main, ["--db", str(demo_db), "--config", str(config), "eval", "--judgments",
-                                          "--json"])
+    code = await asyncio.to_thread(main, ["--db", str(demo_db), "--config", str(config), "eval", "--judgments", "--json"])
     assert code == 0
     headless = json.loads(capsys.readouterr().out)
     assert headless["metrics"]["queries"] == 2 and headless["embedding"] == "ready"

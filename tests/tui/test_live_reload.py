@@ -18,8 +18,19 @@ CLI = Path(sys.executable).with_name("echo-memory")
 
 async def cli_add(db: Path, key: str, content: str) -> None:
     proc = await asyncio.create_subprocess_exec(
-        str(CLI), "--db", str(db), "add", "--key", key, "--content", content, "--source", "user_stated",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, "HF_HUB_OFFLINE": "1"},
+        str(CLI),
+        "--db",
+        str(db),
+        "add",
+        "--key",
+        key,
+        "--content",
+        content,
+        "--source",
+        "user_stated",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
     )
     out, err = await proc.communicate()
     assert proc.returncode == 0, err.decode()

@@ -83,7 +83,7 @@ async def test_typed_filter_and_invalid_filter_shown_in_place(demo_db, make_app)
 
 
 def test_filter_syntax():
-    flt = parse_filter('atlas tier:semantic type:env prov:user tag:python pinned')
+    flt = parse_filter("atlas tier:semantic type:env prov:user tag:python pinned")
     assert flt.text == "atlas" and flt.tier is MemoryTier.SEMANTIC and flt.pinned is True
     assert flt.type.label == "environment" and flt.source.label == "user_stated" and flt.tag == "python"
     assert parse_filter("pinned:no").pinned is False
@@ -319,10 +319,16 @@ async def test_editing_a_superseded_version_opens_the_head(demo_db, make_app):
         await ready(pilot)
         app.filter_tier("archival")
         browser = app.query_one(EntryBrowser)
-        await wait_until(pilot, lambda: browser.current_entry() is not None
-                         and browser.current_entry().tier is MemoryTier.ARCHIVAL, what="archived rows")
-        old = next(browser.row_at(i).entry for i in range(browser.total)
-                   if browser.row_at(i).entry.superseded_by and browser.row_at(i).entry.key == "user/editor")
+        await wait_until(
+            pilot,
+            lambda: browser.current_entry() is not None and browser.current_entry().tier is MemoryTier.ARCHIVAL,
+            what="archived rows",
+        )
+        old = next(
+            browser.row_at(i).entry
+            for i in range(browser.total)
+            if browser.row_at(i).entry.superseded_by and browser.row_at(i).entry.key == "user/editor"
+        )
         app.edit_entry(old)
         await wait_until(pilot, lambda: isinstance(app.screen, EditScreen), what="editor")
         head = app.screen.entry
@@ -336,12 +342,24 @@ def test_lattice_lists_each_version_before_what_it_replaced():
     from echo_memory_tui.widgets.lattice import graph_rows, normalise_history
 
     def node(i, v, key, created, sup=None, tier="archival"):
-        return {"id": i, "version": v, "key": key, "content": i, "source": "consolidated", "tier": tier,
-                "created_at": datetime(2026, 1, created, tzinfo=timezone.utc).isoformat(), "superseded_by": sup}
+        return {
+            "id": i,
+            "version": v,
+            "key": key,
+            "content": i,
+            "source": "consolidated",
+            "tier": tier,
+            "created_at": datetime(2026, 1, created, tzinfo=timezone.utc).isoformat(),
+            "superseded_by": sup,
+        }
 
     history = {
-        "nodes": [node("v1", 1, "k", 1, "v2"), node("v2", 2, "k", 2, "v3"), node("v3", 3, "k", 3, tier="semantic"),
-                  node("x", 1, "other", 9, "v3")],  # lost a contradiction to v3, but created later
+        "nodes": [
+            node("v1", 1, "k", 1, "v2"),
+            node("v2", 2, "k", 2, "v3"),
+            node("v3", 3, "k", 3, tier="semantic"),
+            node("x", 1, "other", 9, "v3"),
+        ],  # lost a contradiction to v3, but created later
         "edges": [{"from": "v1", "to": "v2"}, {"from": "v2", "to": "v3"}, {"from": "x", "to": "v3", "kind": "supersede"}],
     }
     nodes = normalise_history(history)
@@ -376,11 +394,13 @@ async def test_mouse_sorts_and_selects(demo_db, make_app):
         await ready(pilot)
         browser = app.query_one(EntryBrowser)
         # the header's "key" column: click sorts by key, ascending
-        x = next(start for column, start, _w in browser._layout(browser.scrollable_content_region.width)
-                 if column.name == "key")
+        x = next(start for column, start, _w in browser._layout(browser.scrollable_content_region.width) if column.name == "key")
         await pilot.click(EntryBrowser, offset=(x + 1, 0))
-        await wait_until(pilot, lambda: browser.sort == "key" and browser.row_at(0) is not None
-                         and browser._pages_gen == browser._generation, what="sorted by key")
+        await wait_until(
+            pilot,
+            lambda: browser.sort == "key" and browser.row_at(0) is not None and browser._pages_gen == browser._generation,
+            what="sorted by key",
+        )
         keys_ = [browser.row_at(i).entry.key for i in range(5)]
         assert keys_ == sorted(keys_)
         await pilot.click(EntryBrowser, offset=(x + 1, 3))  # third row

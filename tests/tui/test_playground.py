@@ -43,8 +43,12 @@ async def test_type_a_query_and_see_every_score(demo_db, make_app):
         await app.engine.warm_recall()  # recall itself never embeds: let the backfill give every entry a vector
         await wait_until(pilot, lambda: app.engine.recall_service.pending_count == 0, what="vectors backfilled")
         await pilot.press(*"atlas python")
-        await wait_until(pilot, lambda: view.result is not None and view.query_text == "atlas python"
-                         and view.result.get("results"), timeout=20, what="results")
+        await wait_until(
+            pilot,
+            lambda: view.result is not None and view.query_text == "atlas python" and view.result.get("results"),
+            timeout=20,
+            what="results",
+        )
         first = view.result["results"][0]
         for field in ("bm25", "vector", "rrf", "gate", "rerank", "decay", "final", "rank"):
             assert field in first
@@ -76,8 +80,7 @@ async def test_reranker_that_cannot_load_says_why(demo_db, make_app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_playground(pilot)
         view.query_one("#query", Input).value = "atlas python"
-        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
-                         what="results")
+        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20, what="results")
         rerank = view.result["results"][0]["rerank"]
         assert rerank["score"] is None and rerank["status"] in ("failed", "not_loaded")
         assert "not installed" in rerank["reason"]
@@ -93,8 +96,7 @@ async def test_knob_change_recomputes_and_moves_ranks(demo_db, make_app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_playground(pilot)
         view.query_one("#query", Input).value = "atlas-api python version"
-        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
-                         what="results")
+        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20, what="results")
         before = view.ranks()
         view.action_pin_baseline()
         assert view.baseline == before
@@ -161,7 +163,6 @@ async def test_failing_recall_is_shown_in_place(demo_db, make_app):
     async with app.run_test(size=SIZE) as pilot:
         view = await open_playground(pilot)
         await pilot.press(*"deploy")
-        await wait_until(pilot, lambda: "index exploded" in str(view.query_one("#pg-summary").render()),
-                         what="error shown")
+        await wait_until(pilot, lambda: "index exploded" in str(view.query_one("#pg-summary").render()), what="error shown")
         assert view.query_one("#query", Input).value == "deploy"  # nothing typed is lost
         assert app.is_running

@@ -286,8 +286,9 @@ async def test_stopping_the_embedding_backlog_pauses_it_until_E(unembedded_db, m
             backfill = app.engine.recall_service.backfill
             await wait_until(pilot, lambda: backfill.task is None or backfill.task.done(), what="batches saved")
             pending = app.engine.recall_status().pending
-            await wait_until(pilot, lambda: app.status.model == f"embedding {BACKLOG - pending} / {BACKLOG} paused",
-                             what="status says paused")
+            await wait_until(
+                pilot, lambda: app.status.model == f"embedding {BACKLOG - pending} / {BACKLOG} paused", what="status says paused"
+            )
             await pilot.pause(0.6)  # nothing picks the backlog up again
             assert 0 < app.engine.recall_status().pending == pending
             await pilot.press("E")

@@ -104,7 +104,7 @@ async def test_merge_with_edited_text_and_refused_merge(demo_db, make_app):
 def test_word_diff_marks_only_changed_words():
     a, b = word_diff("atlas-api listens on 8080 locally", "atlas-api listens on 8000 locally")
     changed_a = [span for span in a.spans if span.style]
-    assert a.plain[changed_a[0].start:changed_a[0].end] == "8080"
+    assert a.plain[changed_a[0].start : changed_a[0].end] == "8080"
     assert len([s for s in b.spans if s.style]) == 1
 
 
@@ -118,8 +118,11 @@ async def test_episodes_filter_by_entity_and_time(demo_db, make_app):
         everything = len(view.data.episodes)
         entity = view.data.episodes[0].entity_ids[0]
         view._apply(f"entity:{entity}")
-        await wait_until(pilot, lambda: all(entity in e.entity_ids for e in view.data.episodes)
-                         and len(view.data.episodes) <= everything, what="entity filter")
+        await wait_until(
+            pilot,
+            lambda: all(entity in e.entity_ids for e in view.data.episodes) and len(view.data.episodes) <= everything,
+            what="entity filter",
+        )
         view._apply("until:2000-01-01")
         await wait_until(pilot, lambda: view.data.episodes == [], what="time filter")
         assert not view._apply("since:someday")  # invalid: shown in place, last filter kept

@@ -35,6 +35,7 @@ async def settle(pilot) -> None:
 def app_for(demo_db, make_app):
     def build(**kw):
         return make_app(demo_db, **kw)
+
     return build
 
 
@@ -51,8 +52,11 @@ def test_memory_view_light(app_for, snap_compare):
         await ready(pilot)
         pilot.app.theme = "textual-light"
         await pilot.press("j", "j")
-        await wait_until(pilot, lambda: pilot.app.memory_view.detail.data.entry.id ==
-                         pilot.app.memory_view.browser.current_entry().id, what="detail")
+        await wait_until(
+            pilot,
+            lambda: pilot.app.memory_view.detail.data.entry.id == pilot.app.memory_view.browser.current_entry().id,
+            what="detail",
+        )
         await settle(pilot)
 
     assert snap_compare(app_for(), terminal_size=SNAP_SIZE, run_before=run_before)
@@ -74,10 +78,10 @@ def test_memory_archival_tier_with_lattice(app_for, snap_compare):
         await ready(pilot)
         app.filter_tier("archival")
         await pilot.pause(0.3)
-        await wait_until(pilot, lambda: app.memory_view.browser.current_entry().tier.label == "archival",
-                         what="archival rows")
-        await wait_until(pilot, lambda: app.memory_view.detail.data.entry.id ==
-                         app.memory_view.browser.current_entry().id, what="detail")
+        await wait_until(pilot, lambda: app.memory_view.browser.current_entry().tier.label == "archival", what="archival rows")
+        await wait_until(
+            pilot, lambda: app.memory_view.detail.data.entry.id == app.memory_view.browser.current_entry().id, what="detail"
+        )
         # The lattice is not focused: focusing it scrolls the history pane by a
         # line or not depending on timing, which made this picture flaky.
         await settle(pilot)
@@ -196,8 +200,7 @@ def test_recall_playground(demo_db, make_app, snap_compare):
         view = app._view_widget("recall")
         await embed_all(app)
         view.query_one("#query").value = "atlas-api python version"
-        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20,
-                         what="results")
+        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20, what="results")
         view.action_pin_baseline()
         seen = view.searches
         view.set_knob("memory.importanceDecayDays", 3)

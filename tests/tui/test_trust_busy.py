@@ -21,11 +21,18 @@ def start_import(db: Path, folder: Path, n: int = 10_000) -> subprocess.Popen:
     source = folder / "bulk.jsonl"
     with open(source, "w", encoding="utf-8") as fh:
         for i in range(n):
-            fh.write(json.dumps({"key": f"bulk/item-{i}", "content": f"Bulk fact {i} about widget {i}.",
-                                 "type": "environment"}) + "\n")
+            fh.write(
+                json.dumps({"key": f"bulk/item-{i}", "content": f"Bulk fact {i} about widget {i}.", "type": "environment"}) + "\n"
+            )
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    return subprocess.Popen([sys.executable, "-m", "engine.cli", "--db", str(db), "import", str(source)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "engine.cli", "--db", str(db), "import", str(source)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 async def true_total(db: Path) -> int:
@@ -53,10 +60,20 @@ async def test_app_converges_after_another_process_imports_10k(demo_db, make_app
         total = await true_total(demo_db)
         browser = app.memory_view.browser
         # the browser is filtered to ledger/db; the status line counts everything
-        await wait_until(pilot, lambda: app.stats and app.status.entries == total - app.stats["tiers"].get("episodic", 0)
-                         or app.status.entries == total, timeout=15, what="true counts")
-        await wait_until(pilot, lambda: browser.current_entry() is not None and browser.current_entry().pinned,
-                         timeout=15, what="the pin made during the import landed")
+        await wait_until(
+            pilot,
+            lambda: (
+                app.stats and app.status.entries == total - app.stats["tiers"].get("episodic", 0) or app.status.entries == total
+            ),
+            timeout=15,
+            what="true counts",
+        )
+        await wait_until(
+            pilot,
+            lambda: browser.current_entry() is not None and browser.current_entry().pinned,
+            timeout=15,
+            what="the pin made during the import landed",
+        )
         await pilot.press("p")  # and a pin (here: unpin) after the import succeeds
         await wait_until(pilot, lambda: not browser.current_entry().pinned, timeout=15, what="unpinned")
         titles = [n.title for n in app._notifications]
@@ -94,8 +111,11 @@ async def test_a_busy_database_is_retried_and_reported_as_busy(demo_db, make_app
         await ready(pilot)
         await select_key(pilot, "ledger/db")
         await pilot.press("p")
-        await wait_until(pilot, lambda: "busy" in app.status.error or any(
-            "busy" in str(n.message) for n in app._notifications), what="busy shown")
+        await wait_until(
+            pilot,
+            lambda: "busy" in app.status.error or any("busy" in str(n.message) for n in app._notifications),
+            what="busy shown",
+        )
         browser = app.memory_view.browser
         await wait_until(pilot, lambda: browser.current_entry().pinned, timeout=15, what="pinned after retries")
         titles = [n.title for n in app._notifications]

@@ -48,12 +48,12 @@ def files_under(folder):
 
 
 async def test_ctrl_s_creates_the_missing_config_it_was_started_with(
-        demo_db, make_app, tmp_path, monkeypatch, default_config_home):
+    demo_db, make_app, tmp_path, monkeypatch, default_config_home
+):
     config = tmp_path / "mine" / "echo.toml"
     settings, error = settings_from_cli(monkeypatch, config, demo_db)
     assert "does not exist" in error
-    app = make_recall_app(make_app, demo_db, settings.override({"memory.rerankEnabled": False}),
-                          config_error=error)
+    app = make_recall_app(make_app, demo_db, settings.override({"memory.rerankEnabled": False}), config_error=error)
     async with app.run_test(size=(140, 44)) as pilot:
         await save_rrf_k(app, pilot, 45)
         await wait_until(pilot, config.exists, what="config created")
@@ -61,9 +61,10 @@ async def test_ctrl_s_creates_the_missing_config_it_was_started_with(
     assert files_under(default_config_home) == []
 
 
-@pytest.mark.parametrize("body", [b"[memory\nrrfK = 30\n", b"# keep me\n[memory]\nrrfK = \"60\"\n"])
+@pytest.mark.parametrize("body", [b"[memory\nrrfK = 30\n", b'# keep me\n[memory]\nrrfK = "60"\n'])
 async def test_ctrl_s_never_writes_over_a_config_it_could_not_read(
-        demo_db, make_app, tmp_path, monkeypatch, default_config_home, body):
+    demo_db, make_app, tmp_path, monkeypatch, default_config_home, body
+):
     config = tmp_path / "mine" / "echo.toml"
     config.parent.mkdir()
     config.write_bytes(body)
@@ -82,8 +83,7 @@ async def test_ctrl_s_never_writes_over_a_config_it_could_not_read(
 
 async def test_ctrl_s_keeps_comments_keys_and_ui(demo_db, make_app, tmp_path, monkeypatch, default_config_home):
     config = tmp_path / "echo.toml"
-    config.write_text("# agent box\n[memory]\nrrfK = 30  # tuned\n\n[keys]\n\"app.help\" = \"f1\"\n\n"
-                      "[ui]\ntheme = \"textual-light\"\n")
+    config.write_text('# agent box\n[memory]\nrrfK = 30  # tuned\n\n[keys]\n"app.help" = "f1"\n\n[ui]\ntheme = "textual-light"\n')
     settings, error = settings_from_cli(monkeypatch, config, demo_db)
     assert error is None
     app = make_recall_app(make_app, demo_db, settings)
@@ -92,4 +92,4 @@ async def test_ctrl_s_keeps_comments_keys_and_ui(demo_db, make_app, tmp_path, mo
         await wait_until(pilot, lambda: "rrfK = 45" in config.read_text(), what="saved")
     text = config.read_text()
     assert "# agent box" in text and "# tuned" in text
-    assert "\"app.help\" = \"f1\"" in text and "theme = \"textual-light\"" in text
+    assert '"app.help" = "f1"' in text and 'theme = "textual-light"' in text

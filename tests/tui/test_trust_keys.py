@@ -21,8 +21,9 @@ async def burst(pilot, *keys: str) -> None:
     """Deliver keys back to back, with no idle wait between them (pilot.press waits)."""
     app = pilot.app
     for key in keys:
-        char = key if len(key) == 1 else {"slash": "/", "space": " ", "asterisk": "*", "colon": ":",
-                                          "question_mark": "?"}.get(key)
+        char = (
+            key if len(key) == 1 else {"slash": "/", "space": " ", "asterisk": "*", "colon": ":", "question_mark": "?"}.get(key)
+        )
         event = events.Key(key, char)
         event.set_sender(app)
         app._driver.send_message(event)
@@ -44,8 +45,11 @@ def active(app) -> str:
 
 async def settled_on(pilot, view_id: str) -> None:
     app = pilot.app
-    await wait_until(pilot, lambda: active(app) == view_id and app._view_has_focus(view_id)
-                     and app._held_keys is None, what=f"settled on {view_id}")
+    await wait_until(
+        pilot,
+        lambda: active(app) == view_id and app._view_has_focus(view_id) and app._held_keys is None,
+        what=f"settled on {view_id}",
+    )
 
 
 @pytest.mark.parametrize("size", [SMALL, (140, 44)])
@@ -62,15 +66,18 @@ async def test_2a_burst_types_into_the_playground_and_archives_nothing(demo_db, 
     assert await audit_actions(demo_db) == before
 
 
-@pytest.mark.parametrize("keys, last", [("34", "working"), ("3456", "quarantine"), ("6543", "review"),
-                                        ("52", "recall"), ("65", "episodes"), ("4361", "memory")])
+@pytest.mark.parametrize(
+    "keys, last",
+    [("34", "working"), ("3456", "quarantine"), ("6543", "review"), ("52", "recall"), ("65", "episodes"), ("4361", "memory")],
+)
 async def test_view_key_bursts_settle_on_the_last_view_and_go_idle(demo_db, make_app, keys, last):
     app = make_app(demo_db)
     async with app.run_test(size=SMALL) as pilot:
         await ready(pilot)
         activations = []
         app.query_one(TabbedContent).message_signal.subscribe(
-            app, lambda m: activations.append(m) if isinstance(m, TabbedContent.TabActivated) else None)
+            app, lambda m: activations.append(m) if isinstance(m, TabbedContent.TabActivated) else None
+        )
         seen: list[str] = []
         original = app._focus_view
 
@@ -120,15 +127,17 @@ async def test_episode_filter_keeps_digits(demo_db, make_app):
     async with app.run_test(size=SMALL) as pilot:
         await ready(pilot)
         await burst(pilot, "5", "slash", *"since:3d")
-        await wait_until(pilot, lambda: app._view_widget("episodes").query_one("#ep-filter", Input).value
-                         == "since:3d" and app._held_keys is None, what="episode filter typed")
+        await wait_until(
+            pilot,
+            lambda: app._view_widget("episodes").query_one("#ep-filter", Input).value == "since:3d" and app._held_keys is None,
+            what="episode filter typed",
+        )
         assert active(app) == "episodes"
 
 
 @pytest.mark.parametrize("view_key", ["2", "3", "4", "5", "6"])
 @pytest.mark.parametrize("write_key", ["p", "a", "r", "X", "e"])
-async def test_memory_write_keys_after_a_view_key_never_write_on_the_hidden_browser(
-        demo_db, make_app, view_key, write_key):
+async def test_memory_write_keys_after_a_view_key_never_write_on_the_hidden_browser(demo_db, make_app, view_key, write_key):
     app = make_app(demo_db)
     before = await audit_actions(demo_db)
     async with app.run_test(size=SMALL) as pilot:
@@ -139,15 +148,19 @@ async def test_memory_write_keys_after_a_view_key_never_write_on_the_hidden_brow
         await pilot.pause(0.3)
         assert app.memory_view.browser.current_entry() is not None
         # whatever the key did in the new view, the memory view's entry was not touched
-        assert not any(isinstance(s, type(app.screen)) and s is not app.screen_stack[0]
-                       for s in app.screen_stack[1:] if "Edit" in type(s).__name__)
+        assert not any(
+            isinstance(s, type(app.screen)) and s is not app.screen_stack[0]
+            for s in app.screen_stack[1:]
+            if "Edit" in type(s).__name__
+        )
     after = await audit_actions(demo_db)
-    entry_id = (await _entry_id(demo_db, "user/editor"))
+    entry_id = await _entry_id(demo_db, "user/editor")
     assert [a for a in after if a[1] == entry_id] == [a for a in before if a[1] == entry_id]
 
 
 async def _entry_id(db, key):
     from engine import EntryFilter
+
     engine = await MemoryEngine.open(db, read_only=True, clock=frozen_clock)
     try:
         return (await engine.list_entries(EntryFilter(text=key), limit=1))[0].id

@@ -37,8 +37,9 @@ async def test_playground_shows_five_candidate_rows(demo_db, make_app, size):
         await ready(pilot)
         await burst(pilot, "2", *"atlas python")
         # the playground mounts lazily: ask for it on every poll, not once right after the burst
-        await wait_until(pilot, lambda: len(app._view_widget("recall").result.get("results", [])) >= 5, timeout=30,
-                         what="results")
+        await wait_until(
+            pilot, lambda: len(app._view_widget("recall").result.get("results", [])) >= 5, timeout=30, what="results"
+        )
         view = app._view_widget("recall")
         await pilot.pause(0.2)
         table = view.query_one("#pg-results", DataTable)
@@ -77,8 +78,7 @@ async def test_memory_browser_content_column_is_half_the_width(demo_db, make_app
         assert " ".join(entry.content.split())[: width // 3] in screen_text(app)
         # the hidden pyramid comes back with y (and goes again)
         await burst(pilot, "y")
-        await wait_until(pilot, lambda: app.focused is app.query_one("#pyramid") and app._held_keys is None,
-                         what="pyramid shown")
+        await wait_until(pilot, lambda: app.focused is app.query_one("#pyramid") and app._held_keys is None, what="pyramid shown")
         assert app.query_one("#pyramid-box").display
         assert "ARCHIVAL" in screen_text(app)
 

@@ -31,13 +31,11 @@ async def test_status_line_counts_the_embedding_backlog(demo_db, make_app):
     app = make_app(demo_db, recall_settings(), engine_factory=no_drain, warm_recall=True)
     async with app.run_test(size=(120, 32)) as pilot:
         await ready(pilot)
-        await wait_until(pilot, lambda: app.recall_state == "ready" or "embedding " in app.status.model,
-                         what="model loaded")
+        await wait_until(pilot, lambda: app.recall_state == "ready" or "embedding " in app.status.model, what="model loaded")
         service = app.engine.recall_service
         total, pending = service.stats()["entries"], service.pending_count
         assert pending > 0
-        await wait_until(pilot, lambda: f"embedding {total - pending:,} / {total:,}" in app.status.model,
-                         what="backlog shown")
+        await wait_until(pilot, lambda: f"embedding {total - pending:,} / {total:,}" in app.status.model, what="backlog shown")
         assert "ready" not in app.status.model
         await service.embed_pending()
         await wait_until(pilot, lambda: app.status.model == "embeddings ready", what="ready once embedded")
@@ -63,5 +61,4 @@ async def test_detail_shows_the_vector_state(demo_db, make_app):
         await wait_until(pilot, lambda: app.engine.recall_service.model_id is not None, what="model loaded")
         await select_key(pilot, "user/editor")
         app.memory_view.detail.reload()
-        await wait_until(pilot, lambda: "stale" in detail_text(app) and "other-model:64" in detail_text(app),
-                         what="stale shown")
+        await wait_until(pilot, lambda: "stale" in detail_text(app) and "other-model:64" in detail_text(app), what="stale shown")

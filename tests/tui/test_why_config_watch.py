@@ -31,7 +31,7 @@ async def test_a_config_changed_on_disk_is_reloaded_or_reported(demo_db, make_ap
         await wait_until(pilot, lambda: app.engine.settings.get("memory.rrfK") == 30, what="engine adopted it")
         [shown] = notices(app, "Config reloaded")
         assert "rrfK 60 → 30" in shown and "archiveThreshold 0.05 → 0.1" in shown
-        write_config(config, "[memory]\nrrfK = \"twenty\"\n")
+        write_config(config, '[memory]\nrrfK = "twenty"\n')
         await wait_until(pilot, lambda: notices(app, "Config not reloaded"), what="refusal shown")
         [refused] = notices(app, "Config not reloaded")
         assert "memory.rrfK" in refused and "stay as they were" in refused

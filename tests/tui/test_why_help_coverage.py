@@ -22,9 +22,18 @@ from echo_memory_tui.widgets.quarantine import QuarantineView
 from echo_memory_tui.widgets.review import ReviewView
 from echo_memory_tui.widgets.working import WorkingView
 
-SCOPES = {"app": EchoMemoryApp, "memory": MemoryView, "browser": EntryBrowser, "pyramid": TierPyramid,
-          "lattice": VersionLattice, "playground": PlaygroundView, "review": ReviewView, "working": WorkingView,
-          "episodes": EpisodesView, "quarantine": QuarantineView}
+SCOPES = {
+    "app": EchoMemoryApp,
+    "memory": MemoryView,
+    "browser": EntryBrowser,
+    "pyramid": TierPyramid,
+    "lattice": VersionLattice,
+    "playground": PlaygroundView,
+    "review": ReviewView,
+    "working": WorkingView,
+    "episodes": EpisodesView,
+    "quarantine": QuarantineView,
+}
 # Actions reached only from code, never from a key: action_view is how the palette and the
 # cross-links switch views (the keys 1-6 run view_key, which also moves the focus).
 NOT_KEYS = {("app", "view")}
@@ -59,8 +68,17 @@ def test_the_help_screen_lists_every_key_with_its_id():
 
 
 def test_the_palette_offers_every_row_meant_for_it():
-    app = SimpleNamespace(keymap={}, read_only=False, run_scoped=print, sort_entries=print, filter_tier=print,
-                          filter_text=print, set_theme=print, show_store_info=print, action_decay=print)
+    app = SimpleNamespace(
+        keymap={},
+        read_only=False,
+        run_scoped=print,
+        sort_entries=print,
+        filter_tier=print,
+        filter_text=print,
+        set_theme=print,
+        show_store_info=print,
+        action_decay=print,
+    )
     names = {name for name, _help, _call in commands._commands(app)}
     for key in keys.TABLE:
         if key.palette:

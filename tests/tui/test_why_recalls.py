@@ -11,8 +11,13 @@ from .test_trust_status import detail_text
 
 async def recall_outside(db, query: str, actor: str) -> None:
     """A real (non-dry) recall by another process, e.g. an agent over MCP."""
-    engine = await MemoryEngine.open(db, recall_settings().override({"memory.rerankEnabled": False}),
-                                     clock=frozen_clock, embedder_factory=fake_embedder, actor=actor)
+    engine = await MemoryEngine.open(
+        db,
+        recall_settings().override({"memory.rerankEnabled": False}),
+        clock=frozen_clock,
+        embedder_factory=fake_embedder,
+        actor=actor,
+    )
     try:
         assert (await engine.recall(query)).results
     finally:

@@ -13,4 +13,3 @@ async def svc(engine):
         yield service
     finally:
         await service.stop()
-

@@ -20,8 +20,9 @@ async def converse(service, key: str, *turns: str, end: bool = True, clock=None)
         await service.drain()
 
 
-def fact(key: str, content: str, type_: MemoryType = MemoryType.ENVIRONMENT, tags=(), importance=0.5,
-         produced_by="fake/1") -> CandidateFact:
+def fact(
+    key: str, content: str, type_: MemoryType = MemoryType.ENVIRONMENT, tags=(), importance=0.5, produced_by="fake/1"
+) -> CandidateFact:
     return CandidateFact(key, content, type_, list(tags), importance, produced_by)
 
 
@@ -30,8 +31,13 @@ class FakeModel(LanguageModel):
 
     name = "fake/1"
 
-    def __init__(self, facts: Optional[list[CandidateFact]] = None, verdict: Optional[Verdict] = None,
-                 summary: str = "A scripted summary.", fail: Optional[Exception] = None):
+    def __init__(
+        self,
+        facts: Optional[list[CandidateFact]] = None,
+        verdict: Optional[Verdict] = None,
+        summary: str = "A scripted summary.",
+        fail: Optional[Exception] = None,
+    ):
         self.facts = facts or []
         self.verdict = verdict
         self.summary = summary
@@ -54,7 +60,6 @@ class FakeModel(LanguageModel):
     async def verify(self, a, b, signals):
         self._maybe_fail("verify")
         return self.verdict or Verdict(False, 0.0, "none", "no", "no", self.name)
-
 
 
 def use_model(service, model: LanguageModel) -> None:

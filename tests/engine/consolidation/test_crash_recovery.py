@@ -73,16 +73,21 @@ async def _setup(path: Path) -> None:
     await service.open_session("s1")
     for text in SESSION:
         await service.add_message("s1", "user", text)
-    await service.end_session("s1")           # persisted as a pending job...
-    await service.stop()                      # ...and the process goes away before it runs
+    await service.end_session("s1")  # persisted as a pending job...
+    await service.stop()  # ...and the process goes away before it runs
     await engine.close()
 
 
 def run_child(tmp: Path, db: Path, kill_at: int, mode: str) -> subprocess.CompletedProcess:
     script = tmp / "child.py"
     script.write_text(CHILD)
-    return subprocess.run([sys.executable, str(script), str(db), str(kill_at), mode], capture_output=True, text=True,
-                          timeout=120, cwd=Path(__file__).resolve().parents[3])
+    return subprocess.run(
+        [sys.executable, str(script), str(db), str(kill_at), mode],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[3],
+    )
 
 
 def snapshot(db: Path) -> dict:
@@ -90,16 +95,23 @@ def snapshot(db: Path) -> dict:
     con = sqlite3.connect(db)
     ids = {r[0]: (r[1], r[2]) for r in con.execute("SELECT id, key, version FROM entries")}
     out = {
-        "entries": sorted((k, c, v, t, s, ids.get(sup)) for k, c, v, t, s, sup in con.execute(
-            "SELECT key, content, version, tier, source, superseded_by FROM entries")),
-        "contradictions": sorted((ids[a], ids[b], st, res, json_kind) for a, b, st, res, json_kind in con.execute(
-            "SELECT entry_a_id, entry_b_id, status, resolution, json_extract(detail, '$.kind') FROM contradictions")),
+        "entries": sorted(
+            (k, c, v, t, s, ids.get(sup))
+            for k, c, v, t, s, sup in con.execute("SELECT key, content, version, tier, source, superseded_by FROM entries")
+        ),
+        "contradictions": sorted(
+            (ids[a], ids[b], st, res, json_kind)
+            for a, b, st, res, json_kind in con.execute(
+                "SELECT entry_a_id, entry_b_id, status, resolution, json_extract(detail, '$.kind') FROM contradictions"
+            )
+        ),
         "episodes": sorted(con.execute("SELECT session_key, message_range_start, message_range_end, summary FROM episodes")),
         "candidates": sorted(con.execute("SELECT key, status FROM fact_candidates")),
         "sessions": sorted(con.execute("SELECT key, status, consolidated_through FROM sessions")),
         "jobs": sorted(r[0] for r in con.execute("SELECT status FROM jobs")),
-        "writes": sorted(con.execute("SELECT json_extract(detail, '$.key'), count(*) FROM audit WHERE action='write' "
-                                     "GROUP BY 1")),
+        "writes": sorted(
+            con.execute("SELECT json_extract(detail, '$.key'), count(*) FROM audit WHERE action='write' GROUP BY 1")
+        ),
         "resolutions": sorted(r[0] for r in con.execute("SELECT action FROM resolutions")),
         "running_runs": con.execute("SELECT count(*) FROM consolidation_runs WHERE status='running'").fetchone()[0],
     }
@@ -138,9 +150,9 @@ def test_a_run_killed_mid_way_is_resumed_to_the_same_result(prepared, tmp_path, 
     shutil.copy(seed, db)
     kill_at = max(1, round(commits * point))
     killed = run_child(tmp_path, db, kill_at, mode)
-    assert killed.returncode == 9, killed.stderr                  # it really died mid-run
-    assert snapshot(db)["jobs"] != ["done"]                        # and left its job behind
-    resumed = run_child(tmp_path, db, 10**6, "after")              # the next open re-runs it
+    assert killed.returncode == 9, killed.stderr  # it really died mid-run
+    assert snapshot(db)["jobs"] != ["done"]  # and left its job behind
+    resumed = run_child(tmp_path, db, 10**6, "after")  # the next open re-runs it
     assert resumed.returncode == 0, resumed.stderr
     after = snapshot(db)
     assert after == reference

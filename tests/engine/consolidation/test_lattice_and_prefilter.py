@@ -21,16 +21,21 @@ async def test_lattice_holds_every_version_and_resolution_edge(engine, svc, cloc
     clock.advance(days=1)
     v3 = (await engine.add("atlas/python-version", "Python 3.12.", tags=["atlas-api"])).entry
     clock.advance(days=1)
-    other = (await engine.add("atlas-api/python", "atlas-api is on Python 3.13.", source="consolidated",
-                              tags=["atlas-api"])).entry
-    c, _ = await svc.book.record(v3, other, Verdict(True, 0.9, "version", "3.12 vs 3.13", "", "x"),
-                                 Signals(0.5, 0.5), "r", "test")
-    for start in (v1, v2, v3, other):                         # the same graph from anywhere in it
+    other = (
+        await engine.add("atlas-api/python", "atlas-api is on Python 3.13.", source="consolidated", tags=["atlas-api"])
+    ).entry
+    c, _ = await svc.book.record(
+        v3, other, Verdict(True, 0.9, "version", "3.12 vs 3.13", "", "x"), Signals(0.5, 0.5), "r", "test"
+    )
+    for start in (v1, v2, v3, other):  # the same graph from anywhere in it
         lattice = await svc.lattice(start.id)
         assert [n["id"] for n in lattice.nodes] == [v1.id, v2.id, v3.id, other.id]
         assert lattice.root_id == start.id
     assert {(e["from"], e["to"], e["kind"]) for e in lattice.edges} == {
-        (v1.id, v2.id, "supersede"), (v2.id, v3.id, "supersede"), (v3.id, other.id, "supersede")}
+        (v1.id, v2.id, "supersede"),
+        (v2.id, v3.id, "supersede"),
+        (v3.id, other.id, "supersede"),
+    }
     node = lattice.nodes[0]
     assert {"id", "version", "tier", "superseded_by", "key", "source", "created_at"} <= set(node)
     assert (node["version"], node["tier"], node["superseded_by"]) == (1, "archival", v2.id)
@@ -68,8 +73,12 @@ def test_key_similarity_ignores_generic_words_and_stems():
 
 def test_pairs_are_filtered_ranked_and_bounded():
     new = entry("atlas-api/python", ["atlas-api", "python"], "n")
-    live = [new, entry("atlas/python-version", ["atlas-api", "python"], "strong"),
-            entry("orbit/bundler", ["orbit-web"], "unrelated"), entry("atlas/db", ["atlas-api", "postgres"], "weak")]
+    live = [
+        new,
+        entry("atlas/python-version", ["atlas-api", "python"], "strong"),
+        entry("orbit/bundler", ["orbit-web"], "unrelated"),
+        entry("atlas/db", ["atlas-api", "postgres"], "weak"),
+    ]
     pairs = candidate_pairs([new], live, max_pairs=10)
     assert [(a.id, b.id) for a, b, _ in pairs] == [("strong", "n"), ("weak", "n")]
     assert len(candidate_pairs([new], live, max_pairs=1)) == 1
@@ -83,10 +92,12 @@ async def test_embedding_similarity_comes_from_stored_vectors_of_the_same_model(
     vectors = {ids[0]: ("m1", [1.0, 0.0]), ids[1]: ("m1", [0.8, 0.6]), ids[2]: ("m2", [1.0, 0.0])}
     async with engine.store.transaction() as conn:
         for entry_id, (model, values) in vectors.items():
-            await conn.execute("INSERT INTO vectors(entry_id, model_id, dim, vector) VALUES (?,?,?,?)",
-                               (entry_id, model, 2, np.array(values, dtype=np.float32).tobytes()))
+            await conn.execute(
+                "INSERT INTO vectors(entry_id, model_id, dim, vector) VALUES (?,?,?,?)",
+                (entry_id, model, 2, np.array(values, dtype=np.float32).tobytes()),
+            )
     found = await cosines(engine.store, [ids[0]], ids)
-    assert found == {frozenset(ids[:2]): pytest.approx(0.8)}    # the m2 vector is another space: ignored
+    assert found == {frozenset(ids[:2]): pytest.approx(0.8)}  # the m2 vector is another space: ignored
 
 
 async def test_a_run_verifies_at_most_max_pairs(engine, svc):
@@ -100,8 +111,9 @@ async def test_a_run_verifies_at_most_max_pairs(engine, svc):
 
 
 async def test_consolidated_losers_move_to_archival(engine, svc):
-    pinned = await engine.add("atlas/python-version", "atlas-api runs on Python 3.12.", tags=["atlas-api", "python"],
-                              source="user_stated", pinned=True)
+    pinned = await engine.add(
+        "atlas/python-version", "atlas-api runs on Python 3.12.", tags=["atlas-api", "python"], source="user_stated", pinned=True
+    )
     await converse(svc, "s1", "atlas-api is on Python 3.13 now.")
     [c] = await svc.contradictions()
     assert c.resolution == "auto:provenance" and c.entry_a_id == pinned.entry.id

@@ -14,16 +14,25 @@ SIG = Signals(0.5, 0.5)
 
 
 def verdict(confidence=0.9, kind="version") -> Verdict:
-    return Verdict(True, confidence, kind, "Python version: 3.12 vs 3.13", "an explanation", "offline-rules/1",
-                   {"a": "3.12", "b": "3.13"})
+    return Verdict(
+        True, confidence, kind, "Python version: 3.12 vs 3.13", "an explanation", "offline-rules/1", {"a": "3.12", "b": "3.13"}
+    )
 
 
 async def pair(engine, clock, source_a="model_inferred", source_b="consolidated", pinned_a=False):
-    a = (await engine.add("atlas/python-version", "atlas-api runs on Python 3.12.", source=source_a,
-                          tags=["atlas-api", "python"], pinned=pinned_a)).entry
+    a = (
+        await engine.add(
+            "atlas/python-version",
+            "atlas-api runs on Python 3.12.",
+            source=source_a,
+            tags=["atlas-api", "python"],
+            pinned=pinned_a,
+        )
+    ).entry
     clock.advance(days=1)
-    b = (await engine.add("atlas-api/python", "atlas-api is on Python 3.13.", source=source_b,
-                          tags=["atlas-api", "python"])).entry
+    b = (
+        await engine.add("atlas-api/python", "atlas-api is on Python 3.13.", source=source_b, tags=["atlas-api", "python"])
+    ).entry
     return a, b
 
 
@@ -151,12 +160,13 @@ async def test_a_failed_resolution_leaves_the_contradiction_open_and_retryable(e
     a, b = await pair(engine, clock)
     c, _ = await record(svc, a, b, 0.4)
     from engine.store import Store
+
     original = Store.close_contradictions_about
 
     async def explode(*args, **kwargs):
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(Store, "close_contradictions_about", explode)   # fails after the loser was superseded
+    monkeypatch.setattr(Store, "close_contradictions_about", explode)  # fails after the loser was superseded
     with pytest.raises(RuntimeError):
         await svc.resolve(c.id, "a")
     assert (await engine.get(b.id)).superseded_by is None and (await engine.get(b.id)).tier is MemoryTier.SEMANTIC
@@ -168,7 +178,7 @@ async def test_a_failed_resolution_leaves_the_contradiction_open_and_retryable(e
 async def test_a_new_version_closes_the_contradiction_as_obsolete(engine, svc, clock):
     a, b = await pair(engine, clock)
     c, _ = await record(svc, a, b, 0.4)
-    await engine.edit(a.id, "atlas-api runs on Python 3.12.7.")          # a has a newer version now
+    await engine.edit(a.id, "atlas-api runs on Python 3.12.7.")  # a has a newer version now
     closed = await svc.contradiction(c.id)
     assert (closed.status.label, closed.resolution) == ("resolved", "obsolete")
     with pytest.raises(ConsolidationError, match="already resolved"):
@@ -178,7 +188,7 @@ async def test_a_new_version_closes_the_contradiction_as_obsolete(engine, svc, c
 async def test_resolving_against_an_entry_that_moved_on_is_refused(engine, svc, clock):
     a, b = await pair(engine, clock)
     c, _ = await record(svc, a, b, 0.4)
-    await engine.archive(a.id)                                             # a left the live set
+    await engine.archive(a.id)  # a left the live set
     with pytest.raises(WriteRejected, match="no longer current"):
         await svc.resolve(c.id, "b")
     assert (await svc.contradiction(c.id)).status.label == "pending"
@@ -189,7 +199,7 @@ async def test_undo_refuses_when_an_entry_changed_since(engine, svc, clock):
     c, _ = await record(svc, a, b, 0.4)
     await svc.resolve(c.id, "b")
     await engine.archive(b.id)
-    await engine.purge(b.id)                     # a's pointer is spliced away by the purge
+    await engine.purge(b.id)  # a's pointer is spliced away by the purge
     with pytest.raises(ConsolidationError, match="changed since"):
         await svc.undo()
     assert (await svc.contradiction(c.id)).status.label == "resolved"
@@ -200,7 +210,7 @@ async def test_undo_refuses_to_bring_back_an_entry_whose_key_was_retaken(engine,
     c, _ = await record(svc, a, b, 0.4)
     await svc.resolve(c.id, "b")
     with pytest.raises(WriteRejected, match="undo that resolution"):
-        await engine.restore(a.id)               # restore points the user to undo instead
+        await engine.restore(a.id)  # restore points the user to undo instead
     await engine.add(a.key, "atlas-api runs on Python 3.14.", type=a.type, source="user_stated")
     with pytest.raises(WriteRejected, match="now has a live entry"):
         await svc.undo()

@@ -18,7 +18,7 @@ async def test_schedule_returns_before_the_task_runs():
         ran.append(1)
 
     assert scheduler.schedule("k", task) == "queued"
-    assert ran == []                     # queued, not run, and schedule() is not even a coroutine
+    assert ran == []  # queued, not run, and schedule() is not even a coroutine
     await scheduler.drain()
     assert ran == [1]
     await scheduler.close()
@@ -49,6 +49,7 @@ async def test_saturation_drops_best_effort_and_queues_durable():
         async def run():
             await gate.wait()
             ran.append(name)
+
         return run
 
     assert scheduler.schedule("a", job("a")) == "queued"
@@ -76,7 +77,7 @@ async def test_failures_are_retried_by_calling_the_factory_again_then_given_up()
     scheduler.schedule("k", flaky, on_give_up=give_up)
     await scheduler.drain()
     assert len(calls) == 3 and given_up == ["nope"]
-    assert calls[2] - calls[1] >= calls[1] - calls[0] >= 0.009   # exponential backoff
+    assert calls[2] - calls[1] >= calls[1] - calls[0] >= 0.009  # exponential backoff
     await scheduler.close()
 
 
@@ -106,12 +107,13 @@ async def test_the_same_key_never_runs_concurrently():
             first_started.set()
             await asyncio.sleep(0.02)
             running.discard(key)
+
         return run
 
     scheduler.schedule("same", job("same"))
     await first_started.wait()
     assert scheduler.running_keys == ["same"]
-    assert scheduler.schedule("same", job("same")) == "queued"   # running, not queued: a new run is due
+    assert scheduler.schedule("same", job("same")) == "queued"  # running, not queued: a new run is due
     await scheduler.drain()
     assert overlap == []
     await scheduler.close()

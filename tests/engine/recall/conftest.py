@@ -53,8 +53,7 @@ async def make_service(store, settings, fake_factory):
     services: list[RecallService] = []
 
     async def make(settings_=None, embedder_factory=None, reranker_factory=None, open_=True, store_=None, **kw):
-        svc = RecallService(store_ or store, settings_ or settings, embedder_factory or fake_factory,
-                            reranker_factory, **kw)
+        svc = RecallService(store_ or store, settings_ or settings, embedder_factory or fake_factory, reranker_factory, **kw)
         services.append(svc)
         if open_:
             await svc.open()
@@ -87,17 +86,34 @@ def tiny_cross_encoder(tmp_path_factory) -> str:
     tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tok.normalizer = normalizers.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.train_from_iterator(CE_CORPUS, trainers.WordPieceTrainer(
-        vocab_size=500, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]))
+    tok.train_from_iterator(
+        CE_CORPUS, trainers.WordPieceTrainer(vocab_size=500, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    )
     c, s = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", c), ("[SEP]", s)])
-    PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
-                            sep_token="[SEP]", mask_token="[MASK]", model_max_length=128).save_pretrained(out)
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", c), ("[SEP]", s)]
+    )
+    PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=128,
+    ).save_pretrained(out)
     torch.manual_seed(0)
-    BertForSequenceClassification(BertConfig(
-        vocab_size=tok.get_vocab_size(), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-        intermediate_size=64, max_position_embeddings=128, num_labels=1)).save_pretrained(out)
+    BertForSequenceClassification(
+        BertConfig(
+            vocab_size=tok.get_vocab_size(),
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=128,
+            num_labels=1,
+        )
+    ).save_pretrained(out)
     CrossEncoder(out, device="cpu").predict([("q", "p")])
     return out
 

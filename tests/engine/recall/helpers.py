@@ -25,8 +25,9 @@ class FakeEmbedder(Embedder):
     """Deterministic bag-of-words embedder: hashed content tokens, unit length.
     Texts sharing words are close; `delay` slows each encode; `fail` breaks loading."""
 
-    def __init__(self, name: str = "fake", dim: int = 64, delay: float = 0.0, fail: Optional[str] = None,
-                 load_delay: float = 0.0):
+    def __init__(
+        self, name: str = "fake", dim: int = 64, delay: float = 0.0, fail: Optional[str] = None, load_delay: float = 0.0
+    ):
         self.name = name
         self.status = emb.NOT_LOADED
         self.message = ""

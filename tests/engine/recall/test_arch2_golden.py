@@ -59,9 +59,7 @@ class OverlapReranker(Reranker):
         return object()
 
     def predict_sync(self, pairs):
-        return np.array(
-            [2.0 * len(set(index_tokens(q)) & set(index_tokens(p))) - 3.0 + (len(p) % 7) / 100 for q, p in pairs]
-        )
+        return np.array([2.0 * len(set(index_tokens(q)) & set(index_tokens(p))) - 3.0 + (len(p) % 7) / 100 for q, p in pairs])
 
 
 def _rounded(value: Any) -> Any:
@@ -92,9 +90,7 @@ async def explanations(folder: Path) -> list[dict[str, Any]]:
         await engine.recall_service.embed_pending()  # recall never embeds inline: a fully embedded store
         out = []
         for query, overrides, include_superseded in QUERIES:
-            res = await engine.recall(
-                query, dry=True, overrides=overrides or None, include_superseded=include_superseded
-            )
+            res = await engine.recall(query, dry=True, overrides=overrides or None, include_superseded=include_superseded)
             data = res.to_dict()
             data.pop("timings_ms")
             out.append(_rounded(json.loads(json.dumps(data, default=str))))

@@ -171,9 +171,7 @@ async def test_decay_orders_the_reranked_head_first_and_cuts_to_the_limit():
     old = replace(old, last_accessed=NOW.replace(year=2024))
     ctx.entries = {e.id: pl.Fetched(e) for e in (old, fresh, rest)}
     ctx.survivors = [Fused(old.id, 0.03), Fused(fresh.id, 0.02), Fused(rest.id, 0.5)]
-    ctx.outcome = RerankOutcome(
-        "reranked", "", [old.id, fresh.id, rest.id], scores={old.id: 0.9, fresh.id: 0.8}, head=2
-    )
+    ctx.outcome = RerankOutcome("reranked", "", [old.id, fresh.id, rest.id], scores={old.id: 0.9, fresh.id: 0.8}, head=2)
     await pl.stage_decay(ctx)
     # the head (reranked) beats a higher-RRF tail; a fresh memory beats a long-unused one
     assert ctx.ordered == [fresh.id, old.id]

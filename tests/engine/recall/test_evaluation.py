@@ -39,8 +39,9 @@ def write_beir(folder: Path):
 
 async def test_run_beir_reports_every_method(tmp_path):
     write_beir(tmp_path / "tiny")
-    res = await run_beir(tmp_path / "tiny", embedder_factory=lambda n: FakeEmbedder(n),
-                         overrides={"memory.embeddingModel": "fake"})
+    res = await run_beir(
+        tmp_path / "tiny", embedder_factory=lambda n: FakeEmbedder(n), overrides={"memory.embeddingModel": "fake"}
+    )
     for m in METHODS:
         assert set(res[m]) == {"recall@1", "recall@5", "recall@10", "mrr", "ndcg@10", "queries"}
         assert res[m]["queries"] == 3
@@ -58,8 +59,12 @@ async def test_run_beir_missing_files(tmp_path):
 async def test_run_longmemeval_small(tmp_path):
     data = [
         {
-            "question_id": "q1", "question_type": "single-session-user", "question": "what is my cat called",
-            "answer": "miso", "answer_session_ids": ["s_b"], "question_date": "2023/05/30 (Tue) 10:00",
+            "question_id": "q1",
+            "question_type": "single-session-user",
+            "question": "what is my cat called",
+            "answer": "miso",
+            "answer_session_ids": ["s_b"],
+            "question_date": "2023/05/30 (Tue) 10:00",
             "haystack_dates": ["2023/05/01 (Mon) 10:00", "2023/05/20 (Sat) 10:00"],
             "haystack_session_ids": ["s_a", "s_b"],
             "haystack_sessions": [
@@ -67,14 +72,23 @@ async def test_run_longmemeval_small(tmp_path):
                 [{"role": "user", "content": "my cat is called miso"}, {"role": "assistant", "content": "cute"}],
             ],
         },
-        {"question_id": "q2_abs", "question_type": "x", "question": "?", "answer": "", "answer_session_ids": [],
-         "haystack_dates": [], "haystack_session_ids": [], "haystack_sessions": []},
+        {
+            "question_id": "q2_abs",
+            "question_type": "x",
+            "question": "?",
+            "answer": "",
+            "answer_session_ids": [],
+            "haystack_dates": [],
+            "haystack_session_ids": [],
+            "haystack_sessions": [],
+        },
     ]
     path = tmp_path / "lme.json"
     path.write_text(json.dumps(data))
     for gran in ("session", "turn"):
-        res = await run_longmemeval(path, gran, None, {"memory.embeddingModel": "fake"},
-                                    embedder_factory=lambda n: FakeEmbedder(n))
+        res = await run_longmemeval(
+            path, gran, None, {"memory.embeddingModel": "fake"}, embedder_factory=lambda n: FakeEmbedder(n)
+        )
         assert res["_meta"]["skipped_abstention"] == 1 and res["_meta"]["questions"] == 1
         assert res["hybrid"]["recall@1"] == 1.0 and res["bm25"]["mrr"] == 1.0
     with pytest.raises(ValueError, match="granularity"):
@@ -84,8 +98,9 @@ async def test_run_longmemeval_small(tmp_path):
 async def test_real_longmemeval_format_parses():
     if not SHARED.exists():
         pytest.skip(f"LongMemEval dev file not in this checkout's neighbourhood: {SHARED}")
-    res = await run_longmemeval(SHARED, "session", 1, {"memory.embeddingModel": "fake"},
-                                embedder_factory=lambda n: FakeEmbedder(n))
+    res = await run_longmemeval(
+        SHARED, "session", 1, {"memory.embeddingModel": "fake"}, embedder_factory=lambda n: FakeEmbedder(n)
+    )
     assert res["_meta"]["questions"] == 1 and res["_meta"]["documents"] > 10
     assert all(res[m]["queries"] == 1 for m in METHODS)
 
@@ -96,17 +111,24 @@ async def test_longmemeval_dates_make_decay_act(tmp_path):
     forgetting curve puts the fresh one first (multiplier 0.95 against
     0.9 + 0.1 * 0.5 * 0.5 ** (60 / 30) = 0.9125)."""
     same = [{"role": "user", "content": "my cat is called miso"}]
-    data = [{
-        "question_id": "q1", "question_type": "single-session-user", "question": "what is my cat called",
-        "answer": "miso", "answer_session_ids": ["old"], "question_date": "2023/05/30 (Tue) 10:00",
-        "haystack_dates": ["2023/03/31 (Fri) 10:00", "2023/05/30 (Tue) 09:00", "2023/05/29 (Mon) 10:00"],
-        "haystack_session_ids": ["old", "fresh", "other"],
-        "haystack_sessions": [same, same, [{"role": "user", "content": "python is nice"}]],
-    }]
+    data = [
+        {
+            "question_id": "q1",
+            "question_type": "single-session-user",
+            "question": "what is my cat called",
+            "answer": "miso",
+            "answer_session_ids": ["old"],
+            "question_date": "2023/05/30 (Tue) 10:00",
+            "haystack_dates": ["2023/03/31 (Fri) 10:00", "2023/05/30 (Tue) 09:00", "2023/05/29 (Mon) 10:00"],
+            "haystack_session_ids": ["old", "fresh", "other"],
+            "haystack_sessions": [same, same, [{"role": "user", "content": "python is nice"}]],
+        }
+    ]
     path = tmp_path / "lme.json"
     path.write_text(json.dumps(data))
-    res = await run_longmemeval(path, "session", None, {"memory.embeddingModel": "fake"},
-                                embedder_factory=lambda n: FakeEmbedder(n))
+    res = await run_longmemeval(
+        path, "session", None, {"memory.embeddingModel": "fake"}, embedder_factory=lambda n: FakeEmbedder(n)
+    )
     assert res["hybrid (decay off)"]["mrr"] == 1.0
     assert res["hybrid"]["mrr"] == 0.5
     meta = res["_meta"]
@@ -115,15 +137,17 @@ async def test_longmemeval_dates_make_decay_act(tmp_path):
     data[0]["haystack_dates"][1] = "yesterday"
     path.write_text(json.dumps(data))
     with pytest.raises(ValueError, match=r"question q1: haystack_dates\[1\]: 'yesterday' is not a LongMemEval date"):
-        await run_longmemeval(path, "session", None, {"memory.embeddingModel": "fake"},
-                              embedder_factory=lambda n: FakeEmbedder(n))
+        await run_longmemeval(
+            path, "session", None, {"memory.embeddingModel": "fake"}, embedder_factory=lambda n: FakeEmbedder(n)
+        )
 
 
 async def test_beir_split_and_bad_files(tmp_path):
     write_beir(tmp_path / "tiny")
     (tmp_path / "tiny" / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq2\td3\t1\nq2\tnope\t1\n")
-    res = await run_beir(tmp_path / "tiny", "train", embedder_factory=lambda n: FakeEmbedder(n),
-                         overrides={"memory.embeddingModel": "fake"})
+    res = await run_beir(
+        tmp_path / "tiny", "train", embedder_factory=lambda n: FakeEmbedder(n), overrides={"memory.embeddingModel": "fake"}
+    )
     assert res["hybrid"]["queries"] == 1 and res["_meta"]["split"] == "train"
     assert res["_meta"]["qrels_unknown_corpus_ids"] == {"count": 1, "first": ["nope"]}
     assert "memory.bm25Weight" in res["_meta"]["settings"]

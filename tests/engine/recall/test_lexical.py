@@ -50,11 +50,14 @@ def test_bulk_build_indexes_what_incremental_add_indexes():
     assert bulk.search(["the"], 5).ids == []
 
 
-@pytest.mark.parametrize("texts", [
-    ["Hello, World! I'm here", "向量检索很快 用 Python", "", "x", "ＡＢＣ user_name 的"],
-    ["only ascii words here", "and more"],
-    ["contains the \ue000 separator", "fine"],
-])
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["Hello, World! I'm here", "向量检索很快 用 Python", "", "x", "ＡＢＣ user_name 的"],
+        ["only ascii words here", "and more"],
+        ["contains the \ue000 separator", "fine"],
+    ],
+)
 def test_bulk_tokenizer_equals_per_document(texts):
     terms, doc, tid = bulk_tokenize_ids(texts)
     per = [[] for _ in texts]
@@ -121,8 +124,9 @@ def test_parity_with_rank_bm25_after_incremental_changes(seed):
 @given(
     docs=st.lists(st.lists(st.sampled_from(["a", "b", "c", "d", "e", "f", "g"]), max_size=8), min_size=1, max_size=15),
     query=st.lists(st.sampled_from(["a", "b", "c", "g", "zz"]), min_size=1, max_size=5),
-    ops=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 30),
-                           st.lists(st.sampled_from(["a", "b", "c", "h"]), max_size=6)), max_size=12),
+    ops=st.lists(
+        st.tuples(st.integers(0, 2), st.integers(0, 30), st.lists(st.sampled_from(["a", "b", "c", "h"]), max_size=6)), max_size=12
+    ),
 )
 def test_parity_property(docs, query, ops):
     corpus = {f"d{i}": d for i, d in enumerate(docs)}

@@ -22,8 +22,11 @@ from .helpers import NOW, insert, make_entry
 # chat-like memories: one chatty session full of stop words that mentions the
 # trip once, one that is about the trip, and unrelated ones without stop words
 CHAT = [
-    ("chatty", "user: what did i do? i did what i said i would do and what you did was what i did, "
-               "then i said it was what it was and i did it again on the trip"),
+    (
+        "chatty",
+        "user: what did i do? i did what i said i would do and what you did was what i did, "
+        "then i said it was what it was and i did it again on the trip",
+    ),
     ("lake", "user: say something about our lake trip, cold water, tent"),
     ("recipe", "assistant: flour, sugar, eggs, butter"),
     ("dog", "user: dog called rex, likes walks"),
@@ -69,8 +72,16 @@ async def recall(docs: list[tuple[str, str, float]], query: str, now=NOW, entrie
         return {i: by_id[i] for i in ids if i in by_id}
 
     settings = Settings.defaults().override({"memory.rerankEnabled": False, **knobs})
-    res = await run_pipeline(query, lexical=lexical, vectors=vectors, embed_query=embed_query,
-                             fetch_entries=fetch, reranker=None, settings=settings, now=now)
+    res = await run_pipeline(
+        query,
+        lexical=lexical,
+        vectors=vectors,
+        embed_query=embed_query,
+        fetch_entries=fetch,
+        reranker=None,
+        settings=settings,
+        now=now,
+    )
     return [h.key for h in res.results], res
 
 
@@ -100,8 +111,11 @@ async def test_vector_floor_keeps_negative_cosine_candidates_out():
 
 async def test_a_peaked_bm25_head_shifts_weight_to_bm25():
     # "rare" holds the query's rare word: its BM25 score stands far above the rest
-    docs = [("rare", "zyxel router alpha", 0.5), ("close", "alpha router", 0.9),
-            *[(f"filler{i}", "alpha router filler", 0.1) for i in range(6)]]
+    docs = [
+        ("rare", "zyxel router alpha", 0.5),
+        ("close", "alpha router", 0.9),
+        *[(f"filler{i}", "alpha router filler", 0.1) for i in range(6)],
+    ]
     base = {"memory.bm25Weight": 1.0, "memory.vectorWeight": 1.2}
     keys, res = await recall(docs, "zyxel alpha router", **base, **{"memory.lexicalConfidence": 0.0})
     assert keys[0] == "close" and res.settings["bm25_weight_applied"] == 1.0
@@ -111,13 +125,16 @@ async def test_a_peaked_bm25_head_shifts_weight_to_bm25():
 
 async def test_importance_blend_lets_relevance_lead_and_importance_break_ties():
     docs = [("relevant-old", "alpha beta", 0.9), ("fresh", "alpha", 0.8), ("other", "gamma", 0.1)]
-    entries = [make_entry("relevant-old", "alpha beta", last_accessed=NOW - timedelta(days=90)),
-               make_entry("fresh", "alpha"), make_entry("other", "gamma")]
+    entries = [
+        make_entry("relevant-old", "alpha beta", last_accessed=NOW - timedelta(days=90)),
+        make_entry("fresh", "alpha"),
+        make_entry("other", "gamma"),
+    ]
     keys, res = await recall(docs, "alpha beta", entries=entries, **{"memory.importanceBlend": 1.0})
     # the spec's plain product: a 90-day-old memory weighs 1/8 of a fresh one and
     # falls below even the memory that matches nothing
     assert keys == ["fresh", "other", "relevant-old"]
-    assert res.results[2].decay.multiplier == pytest.approx(0.5 * 0.5 ** 3)
+    assert res.results[2].decay.multiplier == pytest.approx(0.5 * 0.5**3)
     keys, res = await recall(docs, "alpha beta", entries=entries, **{"memory.importanceBlend": 0.02})
     assert keys[0] == "relevant-old"
     # a tie in relevance (first in one path each) goes to the fresher memory

@@ -16,11 +16,9 @@ from engine.recall.rerank import NOT_INSTALLED, RERANKED, HttpReranker, Reranker
 
 from .helpers import insert, make_entry
 
-CANDS = [("a", "the user lives in berlin"), ("b", "the cat is called miso"), ("c", "python project"),
-         ("d", "dark mode editor")]
+CANDS = [("a", "the user lives in berlin"), ("b", "the cat is called miso"), ("c", "python project"), ("d", "dark mode editor")]
 # the endpoint prefers c, then a, then d, then b
-PREFERRED = {"python project": 0.9, "the user lives in berlin": 0.7, "dark mode editor": 0.4,
-             "the cat is called miso": 0.1}
+PREFERRED = {"python project": 0.9, "the user lives in berlin": 0.7, "dark mode editor": 0.4, "the cat is called miso": 0.1}
 
 
 class Endpoint:
@@ -39,8 +37,10 @@ class Endpoint:
                 body = json.loads(self.rfile.read(int(self.headers["content-length"])))
                 endpoint.bodies.append(body)
                 docs = body["documents"]
-                scored = [{"index": i, "score": max([v for t, v in PREFERRED.items() if t in d], default=0.0)}
-                          for i, d in enumerate(docs)]
+                scored = [
+                    {"index": i, "score": max([v for t, v in PREFERRED.items() if t in d], default=0.0)}
+                    for i, d in enumerate(docs)
+                ]
                 mode = endpoint.mode
                 if mode == "slow":
                     time.sleep(1.5)
@@ -106,11 +106,14 @@ async def test_http_reranker_reorders_by_the_endpoint_scores(endpoint, mode):
     assert body["query"] == "where does the user live" and body["documents"] == [t for _, t in CANDS]
 
 
-@pytest.mark.parametrize("mode, status, words", [
-    ("garbage", "failed", "did not answer JSON"),
-    ("wrong_count", "failed", "3 scores for 4 documents"),
-    ("slow", "timeout", "memory.rerankTimeoutSeconds"),
-])
+@pytest.mark.parametrize(
+    "mode, status, words",
+    [
+        ("garbage", "failed", "did not answer JSON"),
+        ("wrong_count", "failed", "3 scores for 4 documents"),
+        ("slow", "timeout", "memory.rerankTimeoutSeconds"),
+    ],
+)
 async def test_http_reranker_failures_keep_the_rrf_order(endpoint, mode, status, words):
     endpoint.mode = mode
     rr = HttpReranker(endpoint.url)
@@ -150,8 +153,9 @@ class HubOnlyReranker(Reranker):
 
     def load_model(self):
         type(self).loads += 1
-        raise OSError("We couldn't connect to 'https://huggingface.co' to load this model\n"
-                      "Traceback (most recent call last):\n  File ...")
+        raise OSError(
+            "We couldn't connect to 'https://huggingface.co' to load this model\nTraceback (most recent call last):\n  File ..."
+        )
 
 
 async def test_a_reranker_that_cannot_load_is_said_once_and_not_retried(store, make_service, settings):
@@ -166,8 +170,7 @@ async def test_a_reranker_that_cannot_load_is_said_once_and_not_retried(store, m
     assert "cross-encoder/ms-marco-MiniLM-L-6-v2" in notes[0]
     second = await svc.recall("python project")
     assert not [n for n in second.notices if n.code == "rerank_unavailable"]
-    assert second.results and all(h.rerank.status == "failed" and NOT_INSTALLED in h.rerank.reason
-                                  for h in second.results[:1])
+    assert second.results and all(h.rerank.status == "failed" and NOT_INSTALLED in h.rerank.reason for h in second.results[:1])
     assert HubOnlyReranker.loads == 1  # not tried again
     await svc.recall("berlin", overrides={"memory.rerankModel": "another/model"})
     assert HubOnlyReranker.loads == 2  # a new setting is a new attempt

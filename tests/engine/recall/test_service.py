@@ -129,8 +129,7 @@ async def test_superseded_working_archival(store, make_service):
 async def test_decay_reorders_and_is_reported(store, make_service):
     fresh = make_entry("a", "alpha report fresh", importance=0.5)
     stale = make_entry("b", "alpha report stale", importance=0.5, last_accessed=NOW - timedelta(days=60))
-    user = make_entry("c", "alpha report user", importance=0.5, type=MemoryType.USER,
-                      last_accessed=NOW - timedelta(days=600))
+    user = make_entry("c", "alpha report user", importance=0.5, type=MemoryType.USER, last_accessed=NOW - timedelta(days=600))
     await insert(store, stale, fresh, user)
     svc = await make_service()
     await svc.embed_pending()  # recall does not embed pending rows itself
@@ -284,8 +283,9 @@ async def test_corrupt_or_foreign_snapshot_is_rebuilt(store, make_service):
 
 async def test_search_episodes(store, make_service):
     eps = [
-        Episode("s1", "planned a trip to japan and booked flights", 0, 10, ["japan", "travel"],
-                created_at=NOW - timedelta(days=10)),
+        Episode(
+            "s1", "planned a trip to japan and booked flights", 0, 10, ["japan", "travel"], created_at=NOW - timedelta(days=10)
+        ),
         Episode("s2", "debugged the sqlite migration failure", 0, 8, ["sqlite"], created_at=NOW - timedelta(days=2)),
         Episode("s3", "talked about the japan itinerary again", 0, 5, ["japan"], created_at=NOW),
     ]
@@ -311,8 +311,10 @@ async def test_search_episodes(store, make_service):
 
 
 def test_importing_engine_does_not_import_torch():
-    code = "import sys, engine, engine.recall, engine.recall.service; " \
-           "print([m for m in ('torch','sentence_transformers','transformers') if m in sys.modules])"
+    code = (
+        "import sys, engine, engine.recall, engine.recall.service; "
+        "print([m for m in ('torch','sentence_transformers','transformers') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -320,8 +322,9 @@ def test_importing_engine_does_not_import_torch():
 @pytest.mark.slow
 async def test_real_model_semantic_recall(store, make_service, settings, real_embedding_model):
     await seed(store)
-    svc = await make_service(settings_=settings.override({"memory.embeddingModel": "all-MiniLM-L6-v2"}),
-                             embedder_factory=Embedder)
+    svc = await make_service(
+        settings_=settings.override({"memory.embeddingModel": "all-MiniLM-L6-v2"}), embedder_factory=Embedder
+    )
     assert svc.embedder.model_id == "all-MiniLM-L6-v2:384"
     await svc.embed_pending()
     res = await svc.recall("which city is home")

@@ -103,10 +103,19 @@ def test_final_order_keeps_reranked_head_before_tail():
 
 
 # ---- rerank --------------------------------------------------------------------------
-CANDS = [(f"id{i}", text) for i, text in enumerate([
-    "the user lives in berlin", "project uses python", "favourite language is rust",
-    "api on port 8080", "dark mode everywhere", "migrations at startup",
-])]
+CANDS = [
+    (f"id{i}", text)
+    for i, text in enumerate(
+        [
+            "the user lives in berlin",
+            "project uses python",
+            "favourite language is rust",
+            "api on port 8080",
+            "dark mode everywhere",
+            "migrations at startup",
+        ]
+    )
+]
 
 
 class TinyReranker(Reranker):
@@ -215,8 +224,7 @@ async def test_run_pipeline_alone_without_a_store():
     from engine.recall.pipeline import run_pipeline
     from engine.recall.vectors import VectorIndex
 
-    entries = {e.id: e for e in [make_entry("a", "alpha beta"), make_entry("b", "beta gamma"),
-                                 make_entry("c", "the the the")]}
+    entries = {e.id: e for e in [make_entry("a", "alpha beta"), make_entry("b", "beta gamma"), make_entry("c", "the the the")]}
     lexical = LexicalIndex.build(list(entries), [e.content for e in entries.values()])
     vectors = VectorIndex(2, "toy:2")
     ids = list(entries)
@@ -230,12 +238,29 @@ async def test_run_pipeline_alone_without_a_store():
         return {i: entries[i] for i in want if i in entries}
 
     settings = Settings.defaults().override({"memory.rerankEnabled": False, "memory.poolSize": 1})
-    res = await run_pipeline("the beta", lexical=lexical, vectors=vectors, embed_query=embed,
-                             fetch_entries=fetch, reranker=None, settings=settings, now=NOW)
+    res = await run_pipeline(
+        "the beta",
+        lexical=lexical,
+        vectors=vectors,
+        embed_query=embed,
+        fetch_entries=fetch,
+        reranker=None,
+        settings=settings,
+        now=NOW,
+    )
     assert res.hit_ids[0] == ids[0]  # vector rank 1 (+ BM25)
     assert res.results[0].vector.rank == 1
     d = res.to_dict()
     assert [r["rank"] for r in d["results"]] == list(range(1, len(d["results"]) + 1))
-    res = await run_pipeline("the beta", lexical=lexical, vectors=None, embed_query=None, fetch_entries=fetch,
-                             reranker=None, settings=settings, now=NOW, vector_unavailable_reason="model off")
+    res = await run_pipeline(
+        "the beta",
+        lexical=lexical,
+        vectors=None,
+        embed_query=None,
+        fetch_entries=fetch,
+        reranker=None,
+        settings=settings,
+        now=NOW,
+        vector_unavailable_reason="model off",
+    )
     assert res.mode == "lexical_only" and "model off" in res.notices[-1].message

@@ -102,8 +102,9 @@ async def test_vectors_reload_from_table_on_reopen(store, make_service):
     assert await svc.embed_pending() == 5
     again = await make_service()
     assert again.open_report.vectors == 5 and again.pending_count == 0
-    assert np.allclose(again.vectors.matrix()[np.argsort(again.vectors.ids())],
-                       svc.vectors.matrix()[np.argsort(svc.vectors.ids())])
+    assert np.allclose(
+        again.vectors.matrix()[np.argsort(again.vectors.ids())], svc.vectors.matrix()[np.argsort(svc.vectors.ids())]
+    )
 
 
 # ---- knowledge base sidecar -----------------------------------------------------------
