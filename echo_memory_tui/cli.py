@@ -52,8 +52,20 @@ def open_app(
     )
 
 
+APP_HELP = """
+app options (no COMMAND: open the app):
+  --sync FORMAT:DIR     keep an agent's memory folder in sync while the app is open
+                        (repeatable; FORMAT: hermes or echo-agent)
+  --sync-write-back     also write the curated state back into those folders"""
+
+
 def main(argv: Optional[list[str]] = None) -> int:
-    options, rest = app_options().parse_known_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[-1] in ("-h", "--help") and all(a.startswith("-") for a in argv):
+        engine_cli.build_parser().print_help()  # the root help, with the options only the app takes
+        print(APP_HELP)
+        return 0
+    options, rest = app_options().parse_known_args(argv)
     if options.sync_write_back and not options.sync:
         app_options().error("--sync-write-back needs at least one --sync FORMAT:DIR")
     if options.sync and engine_cli.build_parser().parse_args(rest).command is not None:

@@ -79,3 +79,13 @@ def test_the_help_output_of_each_extension_command_teaches():
     recall = parsers["recall"].format_help()
     assert "--dry" in recall and "recall log" in recall
     assert "--create" in parsers["echo-memory"].format_help()
+
+
+def test_the_root_help_names_the_options_only_the_app_takes(capsys):
+    """`echo-memory --help` shows --sync and --sync-write-back, which the app's entry
+    point parses before the headless CLI sees the rest."""
+    from echo_memory_tui.cli import main
+
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--create" in out and "--sync FORMAT:DIR" in out and "--sync-write-back" in out
