@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ..cli import EXIT_FAIL, EXIT_OK, emit
+from ..cli import EXIT_FAIL, EXIT_OK, emit, positive_int
 from ..models import ContradictionStatus
 from ..query import parse_time_option
 
@@ -17,7 +17,7 @@ def register(add) -> None:
     p.add_argument(
         "--status", choices=[s.label for s in ContradictionStatus], help=f"only this status: {statuses} (default: all)"
     )
-    p.add_argument("--limit", type=int, help="at most N, newest first (default: all)")
+    p.add_argument("--limit", type=positive_int, help="at most N (at least 1), newest first (default: all)")
     p = add("contradiction", cmd_contradiction, "one contradiction with its entries and explanation")
     p.add_argument("action", choices=["show"], help="show (the only action)")
     p.add_argument("id", help="the contradiction's id, as `contradictions` prints it")
@@ -42,12 +42,12 @@ def register(add) -> None:
     p.add_argument("--similar", metavar="TEXT", help="rank episodes by embedding similarity to TEXT")
     p.add_argument("--since", help="ISO date/time or a span back from now: 12h, 7d, 2w")
     p.add_argument("--until", help="ISO date/time or a span back from now")
-    p.add_argument("--limit", type=int, help="at most N episodes (default: all; 10 with --similar)")
+    p.add_argument("--limit", type=positive_int, help="at most N episodes (at least 1; default: all; 10 with --similar)")
     add("consolidate", cmd_consolidate, "run consolidation now (and any job a crash left)").add_argument(
         "--session", help="only this session"
     )
     add("runs", cmd_runs, "recent consolidation runs").add_argument(
-        "--limit", type=int, default=20, help="at most N runs, newest first (default 20)"
+        "--limit", type=positive_int, default=20, help="at most N runs (at least 1), newest first (default 20)"
     )
 
 

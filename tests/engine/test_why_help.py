@@ -89,3 +89,19 @@ def test_the_root_help_names_the_options_only_the_app_takes(capsys):
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     assert "--create" in out and "--sync FORMAT:DIR" in out and "--sync-write-back" in out
+
+
+def test_a_limit_of_zero_or_less_is_refused_by_every_list_command(tmp_path, capsys):
+    """`contradictions`, `episodes` and `runs` took --limit 0 and -3 silently."""
+    import pytest
+
+    from engine.cli import main
+
+    db = str(tmp_path / "m.db")
+    assert main(["--db", db, "--create", "stats"]) == 0
+    for command in (["contradictions"], ["episodes"], ["runs"]):
+        for bad in ("0", "-3"):
+            with pytest.raises(SystemExit) as exit_:
+                main(["--db", db, *command, "--limit", bad])
+            assert exit_.value.code == 2
+            assert "--limit" in capsys.readouterr().err
