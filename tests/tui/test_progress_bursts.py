@@ -140,6 +140,13 @@ async def test_bulk_marks_never_act_from_a_hidden_browser(demo_db, make_app):
     app = make_app(demo_db)
     async with app.run_test(size=SMALL) as pilot:
         await ready(pilot)
+        # Review's queue loaded first, so the pair `a` may act on is known to be on screen
+        # (a first, lazy visit could draw it between the keys, and the check could not tell)
+        await burst(pilot, "3")
+        await settled_on(pilot, "review")
+        review = app._view_widget("review")
+        await wait_until(pilot, lambda: review.loaded and review.current_pair() is not None, what="queue")
+        await back_to_memory(pilot)
         browser = app.memory_view.browser
         await burst(pilot, "space", "j", "space")
         await wait_until(pilot, lambda: len(browser.marked) == 2, what="two rows marked")
