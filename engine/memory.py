@@ -664,7 +664,7 @@ class MemoryEngine:
         service = self.recall_service
         if not service.open_report:
             await service.open()
-        service.backfill.paused = False
+        service.backfill.resume()
         return await service.warm()
 
     async def search_episodes(

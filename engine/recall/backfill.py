@@ -151,6 +151,10 @@ class Backfill:
         again; the batches already running finish and are saved, without the caller waiting."""
         self.paused = True
 
+    def resume(self) -> None:
+        """Undo pause(): the next start() drains the backlog again."""
+        self.paused = False
+
     async def stop(self) -> None:
         """Stop the background embedding after the batches in progress are persisted
         (cancelling it if the wait itself is cancelled)."""

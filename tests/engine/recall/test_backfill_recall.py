@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from pathlib import Path
 
 import pytest
 
 from engine.config import ConfigError, Settings
 from engine.recall import embedder as emb
 from engine.recall.service import RecallService
-from engine.store import Store
 from tests.engine.recall.helpers import FakeEmbedder, insert, make_entry
 
 QUERY = "zebra quokka"
@@ -54,21 +52,7 @@ def corpus(n: int) -> list:
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(tmp_path / "backfill.db")
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
-@pytest.fixture
-def settings() -> Settings:
-    return Settings.defaults().override({"memory.embeddingModel": "fake", "memory.rerankEnabled": False})
-
-
-@pytest.fixture
-async def make_service(store, settings):
+async def make_service(store, settings):  # the store and settings of recall/conftest.py; an embedder per call
     made: list[RecallService] = []
 
     async def make(embedder, settings_=None):
