@@ -146,7 +146,7 @@ def run_subprocess(entries: int = 10_000, baseline_entries: int = 2_000) -> dict
     )
     if proc.returncode != 0:
         raise SystemExit(f"backfill benchmark failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout)["results"]
+    return json.loads(proc.stdout)["results"][str(entries)]
 
 
 def main() -> int:
@@ -157,7 +157,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, help="also write the result file here (run block included)")
     args = ap.parse_args()
     document = results_io.measure(
-        lambda: asyncio.run(run(args.entries, args.baseline_entries, args.seed)),
+        lambda: {str(args.entries): asyncio.run(run(args.entries, args.baseline_entries, args.seed))},
         results_io.command_line("benchmarks.backfill_bench", sys.argv[1:]),
     )
     if args.out:
