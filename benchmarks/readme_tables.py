@@ -23,13 +23,14 @@ Column = tuple[str, Doc, Doc]  # (heading, the file's results for this column, t
 
 
 def fmt(value: Any, unit: str = "") -> str:
-    """A number as the file has it (thousands separated), or a dash when absent."""
+    """A number from a file, rounded for reading (3 significant digits, whole numbers at
+    100 and above, thousands separated), or a dash when the file has none."""
     if value is None or isinstance(value, bool):
         return "–" if value is None else ("yes" if value else "no")
-    if isinstance(value, float) and value.is_integer() and abs(value) >= 1000:
-        value = int(value)
-    text = f"{value:,}" if isinstance(value, int) else f"{value:,.3f}".rstrip("0").rstrip(".")
-    return text + unit
+    size = abs(value)
+    digits = 0 if size >= 100 or isinstance(value, int) else 1 if size >= 10 else 2 if size >= 0.1 else 3
+    text = f"{value:,.{digits}f}"
+    return (text.rstrip("0").rstrip(".") if "." in text else text) + unit
 
 
 def get(data: Doc, dotted: str) -> Any:
@@ -129,13 +130,13 @@ def render_recall(files: dict[str, Doc]) -> list[str]:
         ),
     ]
     targets = [
-        [c[0], name, fmt(measured), fmt(target)]
+        [c[0], name, fmt(measured), ("≥ " if "speedup" in name else "≤ ") + fmt(target)]
         for c in columns
         for name, (measured, target) in (c[1].get("targets") or {}).items()
     ]
     return (
         rows_table(columns, rows)
-        + ["", "Targets, as recorded beside each run:", ""]
+        + ["", "Targets, as recorded beside each run (a speedup is met at or above its target, the rest at or below):", ""]
         + table(["size", "", "measured", "target"], targets)
     )
 
