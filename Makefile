@@ -7,7 +7,7 @@ DEMO   ?= demo.db
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install run check test bench eval screenshots train-scanner scanner-eval clean
+.PHONY: install run check test bench bench-1m bench-tables eval screenshots train-scanner scanner-eval clean
 
 install: $(STAMP)
 
@@ -34,9 +34,22 @@ check: install
 test: install check
 	$(PY) -m pytest -q -p no:cacheprovider
 
+# Each engine benchmark writes benchmarks/results/NAME.json (revision, date, machine, load);
+# one alone: `$(PY) -m benchmarks.run NAME` (write-path, import, recall, mcp, backfill).
 bench: install
-	$(PY) -m benchmarks.run | tee bench-engine.json
+	$(PY) -m benchmarks.run --sizes 10000 100000
 	$(PY) -m benchmarks.tui_bench --out bench-tui.json
+	$(MAKE) bench-tables
+
+# Recall at 1,000,000 entries (benchmarks/results/recall-1m.json): peak RSS ~9.7 GB (check
+# `free -g` first); 28 min under a load average of 16, about 3 min on an idle machine.
+bench-1m: install
+	$(PY) -m benchmarks.run recall --sizes 1000000 --tag 1m
+	$(MAKE) bench-tables
+
+# The README's benchmark tables, regenerated from the committed result files.
+bench-tables: install
+	$(PY) -m benchmarks.readme_tables
 
 # the dev sets; document embeddings are cached in .eval-cache between runs
 eval: install

@@ -9,7 +9,8 @@ is the path it replaced: fixed batches of 32 in pending order, one at a time on 
 cores, persisted per batch. The baseline runs on the first --baseline-entries only
 (it is the slow one); both report entries/s, so they compare. Prints one JSON
 document with medians and p95 of the batch times, entries per CPU-second, and the
-machine's load average (the entries/s of a loaded machine say little about an idle one)."""
+run block of benchmarks/results_io.py (load average included: the entries/s of a loaded
+machine say little about an idle one)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import results_io
 from engine.config import Settings
 from engine.recall import embedder as emb
 from engine.recall.backfill import BATCH
@@ -69,7 +71,6 @@ async def _baseline(svc: RecallService, store, ids: list[str], texts: list[str])
 
 async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
     settings = Settings.defaults().override({"memory.rerankEnabled": False})
-    load_before = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as tmp:
         store, ids, corpus = await build_store(Path(tmp) / "backfill.db", entries, seed)
         try:
@@ -121,11 +122,6 @@ async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
         "speedup_vs_baseline": round(rate / baseline["entries_per_s"], 2),
         "target_entries_per_s": TARGET_ENTRIES_PER_S,
         "meets_target": rate >= TARGET_ENTRIES_PER_S,
-        "machine": {
-            "cpus": os.cpu_count(),
-            "load_avg_before": load_before,
-            "load_avg_after": [round(x, 2) for x in os.getloadavg()],
-        },
     }
 
 
@@ -150,7 +146,7 @@ def run_subprocess(entries: int = 10_000, baseline_entries: int = 2_000) -> dict
     )
     if proc.returncode != 0:
         raise SystemExit(f"backfill benchmark failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout)
+    return json.loads(proc.stdout)["results"][str(entries)]
 
 
 def main() -> int:
@@ -158,8 +154,15 @@ def main() -> int:
     ap.add_argument("--entries", type=int, default=10_000)
     ap.add_argument("--baseline-entries", type=int, default=2_000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, help="also write the result file here (run block included)")
     args = ap.parse_args()
-    print(json.dumps(asyncio.run(run(args.entries, args.baseline_entries, args.seed)), indent=2))
+    document = results_io.measure(
+        lambda: {str(args.entries): asyncio.run(run(args.entries, args.baseline_entries, args.seed))},
+        results_io.command_line("benchmarks.backfill_bench", sys.argv[1:]),
+    )
+    if args.out:
+        results_io.save(document, args.out)
+    print(json.dumps(document, indent=2))
     return 0
 
 

@@ -19,18 +19,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import platform
 import statistics
-import subprocess
+import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from unittest import mock
 
 import aiosqlite
 
+from benchmarks import results_io
 from benchmarks.engine_bench import synthetic_entries
 from engine import MemoryEngine
 from engine.importers.jsonl import read_jsonl_entries
@@ -111,20 +109,9 @@ async def run_size(folder: Path, n: int, sample: int) -> dict:
     return out
 
 
-def machine() -> dict:
-    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    return {
-        "git_revision": rev or "unknown",
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "cpus": os.cpu_count(),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }
-
-
 async def run(sizes: tuple[int, ...] = (10_000, 100_000), sample: int = 2000) -> dict:
     with tempfile.TemporaryDirectory(prefix="echo-import-bench-") as tmp:
-        return {"machine": machine(), **{str(n): await run_size(Path(tmp), n, sample) for n in sizes}}
+        return {str(n): await run_size(Path(tmp), n, sample) for n in sizes}
 
 
 def main() -> None:
@@ -133,10 +120,11 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=2000)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
-    text = json.dumps(asyncio.run(run(tuple(args.sizes), args.sample)), indent=2)
+    command = results_io.command_line("benchmarks.import_bench", sys.argv[1:])
+    document = results_io.measure(lambda: asyncio.run(run(tuple(args.sizes), args.sample)), command)
     if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
+        results_io.save(document, args.out)
+    print(json.dumps(document, indent=2))
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@ embedded with the real model. Baselines are measured in the same process.
 
     result = await run_bench(100_000)
     {"entries", "recall_ms": {p50, p95}, "stages_ms": {stage: {p50, p95}}, "open_s",
-     "first_open_s", "peak_rss_mb", "vs": {rank_bm25_get_scores_ms, lexical_ms,
-     numpy_scan_ms, vector_ms}, ...}
+     "first_open_s", "peak_rss_mb", "vs": {lexical_ms, rank_bm25_get_scores_ms, bm25s_query_ms,
+     vector_ms, numpy_scan_ms, numpy_f16_scan_ms, *_strongest_baseline, ...}, ...}
+
+Every ratio is also given against the strongest baseline of its stage (the fastest at p50).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -29,7 +31,7 @@ DIM = 384
 MODEL_NAME = "all-MiniLM-L6-v2"
 
 
-def _pct(values: list[float]) -> dict[str, float]:
+def _pct(values: list[float]) -> dict[str, Optional[float]]:
     if not values:
         return {"p50": None, "p95": None}
     arr = np.asarray(values, np.float64)
@@ -155,101 +157,169 @@ def make_queries(corpus, count: int, seed: int = 0) -> list[str]:
     return list(out)
 
 
-async def run_bench(
-    entries: int, queries: int = 50, seed: int = 0, workdir: Optional[str] = None, baseline_queries: int = 10
-) -> dict[str, Any]:
-    from ..config import Settings
+def _timed(fn: Callable[..., Any], args_list: list[tuple], repeat: int = 1) -> dict[str, Optional[float]]:
+    """Median and p95 of fn over args_list after 5 warm-up calls; each call repeated back
+    to back (the most favourable case for each baseline)."""
+    for _ in range(5):
+        fn(*args_list[0])
+    ms = []
+    for args in args_list:
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn(*args)
+            ms.append((time.perf_counter() - t0) * 1000)
+    return _pct(ms)
+
+
+def _strongest(candidates: dict[str, dict[str, Optional[float]]]) -> str:
+    """The name of the fastest baseline at p50: the one every ratio is finally judged against."""
+    timed = {name: pct["p50"] for name, pct in candidates.items() if pct.get("p50") is not None}
+    return min(timed, key=lambda name: timed[name])
+
+
+def _ratio(numerator: Optional[float], denominator: Optional[float], digits: int) -> Optional[float]:
+    return None if not numerator or not denominator else round(numerator / denominator, digits)
+
+
+def _bm25s_baseline(docs: list[list[str]], toks: list[list[str]], pool: int) -> dict[str, Any]:
+    """bm25s (sparse-matrix BM25, numpy backend, same k1/b as ours): index build and
+    top-pool query on the same tokens; absent when the dev extra is not installed."""
+    try:
+        import bm25s
+    except ImportError:
+        return {"bm25s_missing": "bm25s is not installed (pip install -e '.[dev]')"}
+    t = time.perf_counter()
+    index = bm25s.BM25(k1=1.5, b=0.75)
+    index.index(docs, show_progress=False)
+    out: dict[str, Any] = {"bm25s_build_s": round(time.perf_counter() - t, 3)}
+    k = min(pool, len(docs))
+    out["bm25s_query_ms"] = _timed(lambda tk: index.retrieve([tk], k=k, show_progress=False), [(tk,) for tk in toks], 3)
+    return out
+
+
+def _lexical_baselines(svc, corpus, toks: list[list[str]], pool: int) -> dict[str, Any]:
+    """Our BM25 stage against rank_bm25.get_scores and bm25s, same tokens, same process."""
+    from rank_bm25 import BM25Okapi
+
+    vs: dict[str, Any] = {"lexical_ms": _timed(lambda tk: svc.lexical.search(tk, pool), [(tk,) for tk in toks], 3)}
+    docs = [index_tokens(entry_text(k, c, tg)) for k, c, tg in corpus]
+    t = time.perf_counter()
+    bm = BM25Okapi(docs)
+    vs["rank_bm25_build_s"] = round(time.perf_counter() - t, 3)
+    vs["rank_bm25_get_scores_ms"] = _timed(bm.get_scores, [(tk,) for tk in toks])
+    del bm
+    vs.update(_bm25s_baseline(docs, toks, pool))
+    ours = vs["lexical_ms"]["p50"]
+    vs["lexical_speedup_vs_rank_bm25"] = _ratio(vs["rank_bm25_get_scores_ms"]["p50"], ours, 1)
+    vs["lexical_speedup_vs_bm25s"] = _ratio(vs.get("bm25s_query_ms", {}).get("p50"), ours, 1)
+    names = {"rank_bm25": vs["rank_bm25_get_scores_ms"], "bm25s": vs.get("bm25s_query_ms", {})}
+    vs["lexical_strongest_baseline"] = _strongest(names)
+    vs["lexical_speedup_vs_strongest"] = _ratio(names[vs["lexical_strongest_baseline"]]["p50"], ours, 1)
+    return vs
+
+
+def _f16_scan_ms(matrix: np.ndarray, qvecs: list[np.ndarray]) -> dict[str, Optional[float]]:
+    """A numpy float16 mat-vec over a float16 copy of the matrix (freed on return)."""
+    half = matrix.astype(np.float16)
+    return _timed(lambda qv: half @ qv, [(qv.astype(np.float16),) for qv in qvecs])
+
+
+def _vector_baselines(svc, qvecs: list[np.ndarray], pool: int, stage_p50: float) -> dict[str, Any]:
+    """Our vector search against numpy scans of the same matrix: float32 (in this process
+    and in one without torch) and float16, the same precision as our torch path."""
+    matrix = svc.vectors.matrix()
+    vs: dict[str, Any] = {
+        "vector_ms": _timed(lambda qv: svc.vectors.search(qv, pool), [(qv,) for qv in qvecs], 3),
+        "vector_backend": "torch16" if svc.vectors._use_torch() else "numpy",
+        "numpy_scan_ms": _timed(lambda qv: matrix @ qv, [(qv,) for qv in qvecs], 3),
+    }
+    vs["numpy_f16_scan_ms"] = _f16_scan_ms(matrix, qvecs)
+    vs["numpy_scan_isolated_ms"] = isolated_numpy_scan_ms(len(matrix), matrix.shape[1])
+    ours = vs["vector_ms"]["p50"]
+    vs["vector_vs_numpy_scan"] = _ratio(ours, vs["numpy_scan_ms"]["p50"], 2)
+    vs["vector_vs_numpy_f16_scan"] = _ratio(ours, vs["numpy_f16_scan_ms"]["p50"], 2)
+    # the recall's own vector stage against a numpy scan in a process without torch
+    # (in this process BLAS threads and torch's spin against each other)
+    vs["vector_stage_vs_isolated_numpy_scan"] = _ratio(stage_p50, vs["numpy_scan_isolated_ms"]["p50"], 2)
+    names = {
+        "numpy_f32": vs["numpy_scan_ms"],
+        "numpy_f32_isolated": vs["numpy_scan_isolated_ms"],
+        "numpy_f16": vs["numpy_f16_scan_ms"],
+    }
+    vs["vector_strongest_baseline"] = _strongest(names)
+    vs["vector_vs_strongest"] = _ratio(ours, names[vs["vector_strongest_baseline"]]["p50"], 2)
+    return vs
+
+
+async def _open_twice(store: Store, settings, out: dict[str, Any]):
+    """Load the model (once per process, not part of open), open a fresh store (which
+    writes the snapshot on close), then open again from the snapshot: the service kept."""
     from .embedder import Embedder
     from .service import RecallService
 
-    tmp = tempfile.TemporaryDirectory(prefix="echo-recall-bench-", dir=workdir)
-    path = Path(tmp.name) / "bench.db"
-    settings = Settings.defaults().override({"memory.rerankEnabled": False})
-    out: dict[str, Any] = {"entries": entries, "queries": queries, "seed": seed}
-    try:
-        t = time.perf_counter()
-        store, ids, corpus = await build_store(path, entries, seed)
-        out["build_store_s"] = round(time.perf_counter() - t, 3)
-
-        # the model loads once (shared by every Embedder in the process); not part of open
-        embedder = Embedder(MODEL_NAME)
-        t = time.perf_counter()
-        await embedder.ensure_loaded()
-        out["model_load_s"] = round(time.perf_counter() - t, 3)
-
-        first = RecallService(store, settings, embedder_factory=lambda name: Embedder(name))
-        t = time.perf_counter()
-        report = await first.open()
-        out["first_open_s"] = round(time.perf_counter() - t, 3)
-        out["first_open"] = report.to_dict()
-        await first.close()  # writes the snapshot for large stores
-
+    embedder = Embedder(MODEL_NAME)
+    t = time.perf_counter()
+    await embedder.ensure_loaded()
+    out["model_load_s"] = round(time.perf_counter() - t, 3)
+    for label in ("first_open", "open"):
         svc = RecallService(store, settings, embedder_factory=lambda name: Embedder(name))
         t = time.perf_counter()
         report = await svc.open()
-        out["open_s"] = round(time.perf_counter() - t, 3)
-        out["open"] = report.to_dict()
+        out[f"{label}_s"] = round(time.perf_counter() - t, 3)
+        out[label] = report.to_dict()
+        if label == "first_open":
+            await svc.close()  # writes the snapshot for large stores
+    return svc
 
-        qs = make_queries(corpus, queries + 3, seed)
-        warmup, qs = qs[:3], qs[3:]
-        assert not set(warmup) & set(qs), "warm-up queries must not be measured (query-vector cache)"
-        for q in warmup:
-            await svc.recall(q)
-        totals, stages = [], {}
-        modes = set()
-        for q in qs:
-            t = time.perf_counter()
-            res = await svc.recall(q)
-            totals.append((time.perf_counter() - t) * 1000)
-            modes.add(res.mode)
-            for name, ms in res.timings_ms.items():
-                stages.setdefault(name, []).append(ms)
-        out["recall_ms"] = _pct(totals)
-        out["stages_ms"] = {k: _pct(v) for k, v in stages.items()}
-        out["modes"] = sorted(modes)
-        out["peak_rss_mb"] = _rss_mb()
 
-        # baselines, same process, same tokens and query vectors
-        qvecs = [await svc.embedder.embed_query(q) for q in qs[:baseline_queries]]
-        toks = [index_tokens(q) for q in qs[:baseline_queries]]
-        pool = int(settings.get("memory.poolSize"))
-
-        def timed(fn, args_list, repeat=1):
-            for _ in range(5):
-                fn(*args_list[0])  # warm-up
-            ms = []
-            for args in args_list:
-                for _ in range(repeat):  # back to back: the most favourable case for each baseline
-                    t0 = time.perf_counter()
-                    fn(*args)
-                    ms.append((time.perf_counter() - t0) * 1000)
-            return _pct(ms)
-
-        vs: dict[str, Any] = {}
-        vs["lexical_ms"] = timed(lambda tk: svc.lexical.search(tk, pool), [(tk,) for tk in toks], 3)
-        matrix = svc.vectors.matrix()
-        vs["numpy_scan_ms"] = timed(lambda qv: matrix @ qv, [(qv,) for qv in qvecs], 3)
-        vs["vector_ms"] = timed(lambda qv: svc.vectors.search(qv, pool), [(qv,) for qv in qvecs], 3)
-        vs["vector_backend"] = "torch16" if svc.vectors._use_torch() else "numpy"
-        vs["numpy_scan_isolated_ms"] = isolated_numpy_scan_ms(len(matrix), matrix.shape[1])
-        from rank_bm25 import BM25Okapi
-
+async def _measure_recall(svc, corpus, queries: int, seed: int, out: dict[str, Any]) -> list[str]:
+    """Whole recalls on distinct queries after 3 warm-ups; totals and per-stage times.
+    Returns the measured queries (the baselines reuse them)."""
+    qs = make_queries(corpus, queries + 3, seed)
+    warmup, qs = qs[:3], qs[3:]
+    assert not set(warmup) & set(qs), "warm-up queries must not be measured (query-vector cache)"
+    for q in warmup:
+        await svc.recall(q)
+    totals: list[float] = []
+    stages: dict[str, list[float]] = {}
+    modes = set()
+    for q in qs:
         t = time.perf_counter()
-        bm = BM25Okapi([index_tokens(entry_text(k, c, tg)) for k, c, tg in corpus])
-        vs["rank_bm25_build_s"] = round(time.perf_counter() - t, 3)
-        vs["rank_bm25_get_scores_ms"] = timed(lambda tk: bm.get_scores(tk), [(tk,) for tk in toks])
-        del bm
-        vs["lexical_speedup_vs_rank_bm25"] = round(vs["rank_bm25_get_scores_ms"]["p50"] / vs["lexical_ms"]["p50"], 1)
-        vs["vector_vs_numpy_scan"] = round(vs["vector_ms"]["p50"] / vs["numpy_scan_ms"]["p50"], 2)
-        # the recall's own vector stage against a numpy scan in a process without torch
-        # (in this process BLAS threads and torch's spin against each other)
-        vs["vector_stage_vs_isolated_numpy_scan"] = round(
-            out["stages_ms"]["vector"]["p50"] / vs["numpy_scan_isolated_ms"]["p50"], 2
-        )
-        out["vs"] = vs
-        out["peak_rss_mb_with_baselines"] = _rss_mb()
-        await svc.close()
-        await store.close()
-    finally:
-        tmp.cleanup()
+        res = await svc.recall(q)
+        totals.append((time.perf_counter() - t) * 1000)
+        modes.add(res.mode)
+        for name, ms in res.timings_ms.items():
+            stages.setdefault(name, []).append(ms)
+    out["recall_ms"] = _pct(totals)
+    out["stages_ms"] = {k: _pct(v) for k, v in stages.items()}
+    out["modes"] = sorted(modes)
+    return qs
+
+
+async def run_bench(
+    entries: int, queries: int = 50, seed: int = 0, workdir: Optional[str] = None, baseline_queries: int = 10
+) -> dict[str, Any]:
+    """Build, open twice, time recalls, then the baselines on the first baseline_queries
+    queries (same tokens, same query vectors, same process)."""
+    from ..config import Settings
+
+    settings = Settings.defaults().override({"memory.rerankEnabled": False})
+    pool = int(settings.get("memory.poolSize"))
+    out: dict[str, Any] = {"entries": entries, "queries": queries, "seed": seed}
+    with tempfile.TemporaryDirectory(prefix="echo-recall-bench-", dir=workdir) as tmp:
+        t = time.perf_counter()
+        store, _ids, corpus = await build_store(Path(tmp) / "bench.db", entries, seed)
+        out["build_store_s"] = round(time.perf_counter() - t, 3)
+        try:
+            svc = await _open_twice(store, settings, out)
+            qs = (await _measure_recall(svc, corpus, queries, seed, out))[:baseline_queries]
+            out["peak_rss_mb"] = _rss_mb()
+            qvecs = [await svc.embedder.embed_query(q) for q in qs]
+            vs = _lexical_baselines(svc, corpus, [index_tokens(q) for q in qs], pool)
+            vs.update(_vector_baselines(svc, qvecs, pool, out["stages_ms"]["vector"]["p50"]))
+            out["vs"] = vs
+            out["peak_rss_mb_with_baselines"] = _rss_mb()
+            await svc.close()
+        finally:
+            await store.close()
     return out
