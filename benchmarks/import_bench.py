@@ -7,7 +7,9 @@ gate's bulk path (scanner, provenance guard, versioning and audit, batched), at
 * executemany: the same rows inserted plainly, no gate: the disk-speed ceiling.
 
 A diagnostic run with the scanner's verdict stubbed (clean, no work) shows what the
-bulk path costs beside the scanner; it is not a configuration anyone can ship.
+bulk path costs beside the scanner; it is not a configuration anyone can ship. The
+scanner alone (scan_many over the import's texts, CPU seconds) says what the
+scanner costs per entry and how much of that is the learned layer.
 
 Per-batch rates (from the import's own progress callback) give p50/p95.
 
@@ -33,9 +35,11 @@ import aiosqlite
 
 from benchmarks.engine_bench import synthetic_entries
 from engine import MemoryEngine
+from engine.gate import entry_texts
 from engine.importers.jsonl import read_jsonl_entries
 from engine.memory import IMPORT_BATCH
 from engine.models import ScanResult
+from engine.scanner import scan_many, scan_rules
 from engine.store import ENTRY_COLUMNS, entry_to_row
 
 
@@ -74,6 +78,28 @@ async def one_by_one(db: Path, src: Path, sample: int) -> dict:
     return {"entries": len(items), "seconds": round(seconds, 2), "entries_per_s": round(len(items) / seconds)}
 
 
+def scanner_alone(src: Path) -> dict:
+    """The bulk path's scanner on the import's texts, in CPU seconds of this process:
+    scan_many (rules, then the learned layer batched) and the rules alone."""
+    entries = [entry for _, entry, _ in read_jsonl_entries(src)]
+    texts = [text for entry in entries for text in entry_texts(entry)]
+    started = time.process_time()
+    scan_many(texts)
+    full = time.process_time() - started
+    started = time.process_time()
+    for text in dict.fromkeys(texts):
+        scan_rules(text)
+    rules = time.process_time() - started
+    return {
+        "texts": len(texts),
+        "distinct_texts": len(set(texts)),
+        "cpu_seconds": round(full, 2),
+        "entries_per_cpu_s": round(len(entries) / full),
+        "rules_only_entries_per_cpu_s": round(len(entries) / rules),
+        "learned_share_of_cpu": round(1 - rules / full, 3),
+    }
+
+
 async def executemany(db: Path, src: Path) -> dict:
     eng = await MemoryEngine.open(db)  # the schema
     await eng.close()
@@ -95,10 +121,11 @@ async def run_size(folder: Path, n: int, sample: int) -> dict:
     with open(src, "w") as fh:
         for entry in synthetic_entries(n, seed=3):
             fh.write(json.dumps(entry.to_dict()) + "\n")
-    with mock.patch("engine.gate.scan_memory_content", lambda text: ScanResult(blocked=False)):
+    with mock.patch("engine.gate.scan_many", lambda texts: [ScanResult(blocked=False)] * len(texts)):
         stubbed = await gated_import(folder / f"stubbed-{n}.db", src, n)
     out = {
         "entries": n,
+        "scanner_alone": scanner_alone(src),
         "gated_bulk": await gated_import(folder / f"bulk-{n}.db", src, n),
         "diagnostic_scanner_stubbed": stubbed,
         "one_by_one": await one_by_one(folder / f"single-{n}.db", src, min(sample, n)),

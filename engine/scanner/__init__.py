@@ -37,7 +37,7 @@ import re
 import unicodedata
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from engine.models import ScanResult
 
@@ -54,7 +54,7 @@ from .normalise import (
     long_runs,
     respaced_view,
 )
-from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, Rule
+from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, GateIndex, Rule
 from .status import MODEL_DIR, LearnedStatus
 
 __all__ = [
@@ -73,6 +73,7 @@ __all__ = [
     "invisible_class",
     "reveal_invisible",
     "scan_memory_content",
+    "scan_many",
     "_scan_memory_content",
 ]
 
@@ -83,19 +84,27 @@ MAX_CONTENT_CHARS = 65536
 """Longest content the scanner accepts; longer content is refused as ``too_large``."""
 
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_EN_TABLE = EN_RULES + POISONING_RULES
+_ZH_TABLE = ZH_RULES + ZH_POISONING_RULES
+_EN_GATES = GateIndex(_EN_TABLE)
+_ZH_GATES = GateIndex(_ZH_TABLE)
 
 
 def _match_rules(
-    rules: tuple[Rule, ...], views: list[_View], use_gates: bool = True
+    rules: tuple[Rule, ...], views: list[_View], gates: Optional[GateIndex]
 ) -> Optional[tuple[Rule, re.Match[str], _View]]:
-    """The first rule (in table order) that matches one of the views."""
-    for rule in rules:
-        for view in views:
-            if use_gates and not rule.passes_gate(view.text):
-                continue
-            match = rule.regex.search(view.text)
-            if match:
-                return rule, match, view
+    """The first rule (in table order) that matches one of the views; with ``gates``,
+    a rule's regex runs only on the views whose text passes its gate."""
+    if gates is None:
+        runnable = [frozenset(range(len(rules)))] * len(views)
+    else:
+        runnable = [gates.runnable(view.text) for view in views]
+    for r in sorted(frozenset().union(*runnable)):
+        for view, allowed in zip(views, runnable):
+            if r in allowed:
+                match = rules[r].regex.search(view.text)
+                if match:
+                    return rules[r], match, view
     return None
 
 
@@ -153,15 +162,15 @@ def _scan_patterns(content: str, use_gates: bool = True, decode: bool = True) ->
     if respaced is not None:
         views.append(respaced)
 
-    hit = _match_rules(EN_RULES + POISONING_RULES, views, use_gates)
+    hit = _match_rules(_EN_TABLE, views, _EN_GATES if use_gates else None)
     if hit is None:
         solid = ([squashed] if squashed is not None else []) + long_runs(view)
         if solid:
-            hit = _match_rules(SQUASHED_RULES, solid, use_gates)
+            hit = _match_rules(SQUASHED_RULES, solid, None)
     reason = "en_injection"
     if hit is None and _CJK_RE.search(view.text):
         zh_views = chinese_views(view)
-        hit = _match_rules(ZH_RULES + ZH_POISONING_RULES, zh_views, use_gates)
+        hit = _match_rules(_ZH_TABLE, zh_views, _ZH_GATES if use_gates else None)
         reason = "zh_injection"
     if hit is None:
         if decode:
@@ -218,16 +227,55 @@ def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
     return _LEARNED[1]
 
 
+def scan_many(texts: Iterable[str]) -> list[ScanResult]:
+    """One verdict per text, each exactly what :func:`scan_memory_content` gives that
+    text alone. The bulk write path's scanner: each distinct text is scanned once
+    (tags and session keys repeat across a batch), and the learned layer scores
+    every text the rules passed in one batched call."""
+    texts = list(texts)
+    verdicts: dict[str, ScanResult] = {}
+    passed: dict[str, str] = {}  # text the rules passed -> what the learned layer reads
+    for text in dict.fromkeys(texts):
+        verdicts[text] = result = scan_rules(text)
+        if not result.blocked:
+            passed[text] = learned_text(text)  # now, while the rules' view is cached
+    model, _ = _learned()
+    if model is not None and passed:
+        for (text, seen), score in zip(passed.items(), _learned_scores(model, list(passed.values()))):
+            verdicts[text] = _learned_verdict(model, seen, score)
+    else:
+        verdicts.update(dict.fromkeys(passed, _RULES_ONLY))
+    return [verdicts[text] for text in texts]
+
+
+_RULES_ONLY = ScanResult(blocked=False, layer="rules")
+"""The clean verdict while the learned layer is off: only the rules ran."""
+
+
+def _learned_scores(model: "LearnedModel", texts: list[str]) -> list[float]:
+    """The layer's scores for many texts; its batched ``score_many`` when it has one,
+    else one ``score`` per text (the same numbers, slower)."""
+    score_many = getattr(model, "score_many", None)
+    if score_many is not None:
+        return [float(score) for score in score_many(texts)]
+    return [model.score(text)[0] for text in texts]
+
+
 def _scan_learned(content: str) -> ScanResult:
     """The learned layer's verdict on content the rules passed."""
     model, _ = _learned()
     if model is None:
-        return ScanResult(blocked=False, layer="rules")
-    score, idx = model.score(learned_text(content))
+        return _RULES_ONLY
+    seen = learned_text(content)
+    return _learned_verdict(model, seen, model.score(seen)[0])
+
+
+def _learned_verdict(model: "LearnedModel", seen: str, score: float) -> ScanResult:
+    """Clean below the threshold; a block names the n-grams that weighed most."""
     score = round(score, 4)
     if score < model.threshold:
         return ScanResult(blocked=False, layer="learned", score=score, threshold=model.threshold)
-    top = tuple(model.top_ngrams(idx))
+    top = tuple(model.top_ngrams(model.score(seen)[1]))
     return ScanResult(
         blocked=True,
         reason="learned_injection",
