@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Optional
@@ -56,6 +57,8 @@ from .store import ENTRY_COLUMNS, EPISODE_COLUMNS, Store, row_to_entry, row_to_e
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
 # a hop to a worker thread would cost more than the checks.
 INLINE_CHECKS = 8
+# A large batch's texts are scanned in this many processes at once (scan_many).
+SCAN_PROCESSES = min(2, os.cpu_count() or 1)
 
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
@@ -229,7 +232,7 @@ class WriteGate:
                 capped.append(entry)
             checked.append((capped, errors))
         texts = [text for capped, errors in checked for e, err in zip(capped, errors) if err is None for text in entry_texts(e)]
-        verdicts = dict(zip(texts, scan_many(texts)))
+        verdicts = dict(zip(texts, scan_many(texts, processes=SCAN_PROCESSES)))
         for capped, errors in checked:
             for k, entry in enumerate(capped):
                 if errors[k] is None:

@@ -33,8 +33,10 @@ the standard library and numpy only.
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import re
 import unicodedata
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
@@ -201,6 +203,7 @@ def learned_text(content: str) -> str:
 
 
 _LEARNED: Optional[tuple[Optional["LearnedModel"], LearnedStatus]] = None
+_LEARNED_FROM: Path = MODEL_DIR
 
 
 def _learned() -> tuple[Optional["LearnedModel"], LearnedStatus]:
@@ -222,20 +225,39 @@ def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
     """Load the learned layer from ``folder`` (a missing or corrupt one turns the layer off)."""
     from .learned import load_model
 
-    global _LEARNED
-    _LEARNED = load_model(folder)
+    global _LEARNED, _LEARNED_FROM
+    _LEARNED, _LEARNED_FROM = load_model(folder), folder
+    _retire_pool()  # its workers hold the layer they loaded
     return _LEARNED[1]
 
 
-def scan_many(texts: Iterable[str]) -> list[ScanResult]:
+_POOL_MIN_TEXTS = 2048
+"""Fewer distinct texts than this are scanned in-process: a worker's round trip
+(pickling, a wake-up) would cost more than the half of the work it takes."""
+_POOL: Optional[tuple[int, ProcessPoolExecutor]] = None  # (workers, pool)
+
+
+def scan_many(texts: Iterable[str], processes: int = 1) -> list[ScanResult]:
     """One verdict per text, each exactly what :func:`scan_memory_content` gives that
     text alone. The bulk write path's scanner: each distinct text is scanned once
     (tags and session keys repeat across a batch), and the learned layer scores
-    every text the rules passed in one batched call."""
+    every text the rules passed in one batched call. With ``processes`` > 1 and a
+    large batch, slices of it are scanned in worker processes at the same time
+    (same code, same learned artifact, so the same verdicts)."""
     texts = list(texts)
+    distinct = list(dict.fromkeys(texts))
+    if processes > 1 and len(distinct) >= _POOL_MIN_TEXTS:
+        verdicts = _scan_in_processes(distinct, processes)
+    else:
+        verdicts = _scan_distinct(distinct)
+    return [verdicts[text] for text in texts]
+
+
+def _scan_distinct(distinct: list[str]) -> dict[str, ScanResult]:
+    """Verdicts for distinct texts: the rules one by one, then the learned layer batched."""
     verdicts: dict[str, ScanResult] = {}
     passed: dict[str, str] = {}  # text the rules passed -> what the learned layer reads
-    for text in dict.fromkeys(texts):
+    for text in distinct:
         verdicts[text] = result = scan_rules(text)
         if not result.blocked:
             passed[text] = learned_text(text)  # now, while the rules' view is cached
@@ -245,7 +267,42 @@ def scan_many(texts: Iterable[str]) -> list[ScanResult]:
             verdicts[text] = _learned_verdict(model, seen, score)
     else:
         verdicts.update(dict.fromkeys(passed, _RULES_ONLY))
-    return [verdicts[text] for text in texts]
+    return verdicts
+
+
+def _scan_in_processes(distinct: list[str], processes: int) -> dict[str, ScanResult]:
+    """The texts in ``processes`` slices: the first is scanned here while worker
+    processes scan the others."""
+    size = -(-len(distinct) // processes)
+    slices = [distinct[i : i + size] for i in range(0, len(distinct), size)]
+    pool = _worker_pool(processes - 1)
+    futures = [pool.submit(_scan_distinct, part) for part in slices[1:]]
+    verdicts = _scan_distinct(slices[0])
+    for future in futures:
+        verdicts.update(future.result())
+    return verdicts
+
+
+def _worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Scanner processes, started once (spawned: the caller has threads) and kept; each
+    loads the learned artifact this process loaded. reload_learned retires them."""
+    global _POOL
+    if _POOL is None or _POOL[0] != workers:
+        _retire_pool()
+        _POOL = (
+            workers,
+            ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"), initializer=reload_learned, initargs=(_LEARNED_FROM,)
+            ),
+        )
+    return _POOL[1]
+
+
+def _retire_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL[1].shutdown(wait=False)
+        _POOL = None
 
 
 _RULES_ONLY = ScanResult(blocked=False, layer="rules")

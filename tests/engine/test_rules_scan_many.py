@@ -99,3 +99,20 @@ def test_rot13_and_reversed_text_are_decoded_exactly_when_they_hold_more_trigger
     found = {how for how, _, _ in decoded_texts(text)}
     assert ("rot13" in found) == (_trigger_count(codecs.encode(text, "rot13")) >= max(2, here + 2))
     assert ("reversed" in found) == (_trigger_count(text[::-1]) >= max(2, here + 2))
+
+
+def test_scan_many_in_two_processes_gives_each_text_its_verdict_alone(tmp_path, monkeypatch):
+    """The bulk path splits a large batch over worker processes; the workers load the
+    artifact this process loaded (here a hand-made one), so no verdict changes."""
+    import engine.scanner as scanner
+
+    monkeypatch.setattr(scanner, "_POOL_MIN_TEXTS", 4)
+    write_artifact(tmp_path / "m", {"pineapple": 50.0})
+    try:
+        assert reload_learned(tmp_path / "m").enabled
+        batch = [f"{text} #{n}" for n, text in enumerate(ATTACKS + BENIGN + ["pineapple on pizza"] * 3)]
+        alone = [scan_memory_content(text) for text in batch]
+        assert scan_many(batch, processes=2) == alone
+        assert [v.blocked for v in alone[-3:]] == [True] * 3  # the workers used the hand-made layer
+    finally:
+        reload_learned(MODEL_DIR)
