@@ -34,10 +34,13 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 import re
+import threading
 import unicodedata
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
@@ -292,10 +295,20 @@ def _worker_pool(workers: int) -> ProcessPoolExecutor:
         _POOL = (
             workers,
             ProcessPoolExecutor(
-                workers, mp_context=multiprocessing.get_context("spawn"), initializer=reload_learned, initargs=(_LEARNED_FROM,)
+                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start, initargs=(_LEARNED_FROM,)
             ),
         )
     return _POOL[1]
+
+
+def _worker_start(folder: Path) -> None:
+    """In a scanner process: load the caller's learned artifact, and exit when the
+    caller dies (a killed import must not leave its workers behind)."""
+    reload_learned(folder)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        sentinel = parent.sentinel
+        threading.Thread(target=lambda: (wait([sentinel]), os._exit(0)), daemon=True).start()
 
 
 def _retire_pool() -> None:
