@@ -28,6 +28,10 @@ compiled regex, gate). Each targets a kind of phrasing and insists on the
 context that makes it an attack, so harmless uses of trigger words ("ignore the
 typo", "the system prompt builder lives in src/prompt.py") pass. Run time needs
 the standard library and numpy only.
+
+The bulk write path scans a whole batch with :func:`scan_many`: the same verdict
+per text as :func:`scan_memory_content`, each distinct text once, the learned layer
+batched, and a large batch split over worker processes.
 """
 
 from __future__ import annotations

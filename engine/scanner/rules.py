@@ -785,7 +785,7 @@ POISONING_RULES: tuple[Rule, ...] = (
         r"|\"(?:instruction|instructions|system|system_prompt|note_to_(?:ai|assistant|agent)|ai_instruction|"
         r"assistant_instruction)s?\"\s*:\s*\"",
         "note|message|instruction|attention|notice|memo|directive|p.s|ps|if|when|dear|hey|hello|hi|reading|"
-        'processing|summari|parsing|seeing|"instruction|"system|"note',
+        'processing|summari|parsing|seeing|"instruction|"system|"note & ai|assistant|agent|llm|model|bot|gpt|claude|"',
     ),
 )
 
