@@ -7,9 +7,14 @@ gate's bulk path (scanner, provenance guard, versioning and audit, batched), at
 * executemany: the same rows inserted plainly, no gate: the disk-speed ceiling.
 
 A diagnostic run with the scanner's verdict stubbed (clean, no work) shows what the
-bulk path costs beside the scanner; it is not a configuration anyone can ship.
+bulk path costs beside the scanner; it is not a configuration anyone can ship. The
+scanner alone (scan_many over the import's texts, CPU seconds) says what the
+scanner costs per entry and how much of that is the learned layer.
 
-Per-batch rates (from the import's own progress callback) give p50/p95.
+Per-batch rates (from the import's own progress callback) give p50/p95. On a
+loaded machine the wall-clock rates say more about the load than the code: each run
+also reports this process's CPU seconds (all its threads; not the scanner's worker
+processes, so a run that uses them reads too well there: compare wall clocks then).
 
     python -m benchmarks.import_bench [--sizes 10000 100000] [--sample 2000] [--out FILE]
 """
@@ -31,9 +36,11 @@ import aiosqlite
 from benchmarks import results_io
 from benchmarks.engine_bench import synthetic_entries
 from engine import MemoryEngine
+from engine.gate import entry_texts
 from engine.importers.jsonl import read_jsonl_entries
 from engine.memory import IMPORT_BATCH
 from engine.models import ScanResult
+from engine.scanner import scan_many, scan_rules
 from engine.store import ENTRY_COLUMNS, entry_to_row
 
 
@@ -45,15 +52,17 @@ def _p(values: list[float], q: float) -> float:
 async def gated_import(db: Path, src: Path, n: int) -> dict:
     eng = await MemoryEngine.open(db, actor="user")
     marks: list[tuple[int, float]] = []
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = await eng.import_jsonl(src, progress=lambda done, total: marks.append((done, time.perf_counter())))
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     await eng.close()
     assert report.landed == n, report.refused[:3]
     spans = [t1 - t0 for (_, t0), (_, t1) in zip([(0, started)] + marks, marks)]
     return {
         "seconds": round(seconds, 2),
         "entries_per_s": round(n / seconds),
+        "cpu_seconds": round(cpu, 2),
+        "entries_per_cpu_s": round(n / cpu),
         "batches": len(marks),
         "batch_size": IMPORT_BATCH,
         "batch_seconds": {"p50": round(statistics.median(spans), 3), "p95": round(_p(spans, 0.95), 3)},
@@ -64,12 +73,39 @@ async def one_by_one(db: Path, src: Path, sample: int) -> dict:
     """The same entries, one gated transaction each (the import with batch=1)."""
     items = [({"line": n}, entry) for n, entry, _ in read_jsonl_entries(src)][:sample]
     eng = await MemoryEngine.open(db, actor="user")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = await eng.import_entries(items, "import", verbatim=True, batch=1)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     await eng.close()
     assert report.landed == len(items), report.refused[:3]
-    return {"entries": len(items), "seconds": round(seconds, 2), "entries_per_s": round(len(items) / seconds)}
+    return {
+        "entries": len(items),
+        "seconds": round(seconds, 2),
+        "entries_per_s": round(len(items) / seconds),
+        "entries_per_cpu_s": round(len(items) / cpu),
+    }
+
+
+def scanner_alone(src: Path) -> dict:
+    """The bulk path's scanner on the import's texts, in CPU seconds of this process:
+    scan_many (rules, then the learned layer batched) and the rules alone."""
+    entries = [entry for _, entry, _ in read_jsonl_entries(src)]
+    texts = [text for entry in entries for text in entry_texts(entry)]
+    started = time.process_time()
+    scan_many(texts)
+    full = time.process_time() - started
+    started = time.process_time()
+    for text in dict.fromkeys(texts):
+        scan_rules(text)
+    rules = time.process_time() - started
+    return {
+        "texts": len(texts),
+        "distinct_texts": len(set(texts)),
+        "cpu_seconds": round(full, 2),
+        "entries_per_cpu_s": round(len(entries) / full),
+        "rules_only_entries_per_cpu_s": round(len(entries) / rules),
+        "learned_share_of_cpu": round(1 - rules / full, 3),
+    }
 
 
 async def executemany(db: Path, src: Path) -> dict:
@@ -93,10 +129,11 @@ async def run_size(folder: Path, n: int, sample: int) -> dict:
     with open(src, "w") as fh:
         for entry in synthetic_entries(n, seed=3):
             fh.write(json.dumps(entry.to_dict()) + "\n")
-    with mock.patch("engine.gate.scan_memory_content", lambda text: ScanResult(blocked=False)):
+    with mock.patch("engine.gate.scan_many", lambda texts, processes=1: [ScanResult(blocked=False)] * len(texts)):
         stubbed = await gated_import(folder / f"stubbed-{n}.db", src, n)
     out = {
         "entries": n,
+        "scanner_alone": scanner_alone(src),
         "gated_bulk": await gated_import(folder / f"bulk-{n}.db", src, n),
         "diagnostic_scanner_stubbed": stubbed,
         "one_by_one": await one_by_one(folder / f"single-{n}.db", src, min(sample, n)),

@@ -42,6 +42,7 @@ from engine import (
     StoreError,
     UndoStep,
     WriteRejected,
+    learned_status,
 )
 
 from . import keys
@@ -415,6 +416,7 @@ class EchoMemoryApp(App[int]):
         self.memory_view.start()
         self._started_views.add("memory")
         self.load_stats()
+        self._check_scanner()
         self._start_sources()
         if self.live_enabled:
             self._watch()
@@ -488,6 +490,16 @@ class EchoMemoryApp(App[int]):
         if self._warm_pending and self.engine is not None:
             self._warm_pending = False
             self._warm_recall()
+
+    @work(exclusive=True, group="scanner-status")
+    async def _check_scanner(self) -> None:
+        """A write scanner without its learned layer lets through what only that layer
+        catches, so say it loudly: a red mark on the status line and the reason. Loading
+        the layer reads numpy and its artifact: off the loop."""
+        status = await asyncio.to_thread(learned_status)
+        self.status.scanner = "" if status.enabled else "learned scanner OFF: rules only"
+        if not status.enabled:
+            self.notify(status.message, title="Write scanner", severity="error", timeout=20)
 
     @work(exclusive=True, group="recall-warm")
     async def _warm_recall(self) -> None:

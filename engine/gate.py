@@ -10,8 +10,8 @@ batch. Longer than the usual module: it is the whole rulebook of the write path.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
+import os
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Optional
@@ -51,12 +51,14 @@ from .models import (
     utcnow,
     validate_importance,
 )
-from .scanner import MAX_CONTENT_CHARS, scan_memory_content
+from .scanner import MAX_CONTENT_CHARS, scan_many, scan_memory_content
 from .store import ENTRY_COLUMNS, EPISODE_COLUMNS, Store, row_to_entry, row_to_episode
 
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
 # a hop to a worker thread would cost more than the checks.
 INLINE_CHECKS = 8
+# A large batch's texts are scanned in this many processes at once (scan_many).
+SCAN_PROCESSES = min(2, os.cpu_count() or 1)
 
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
@@ -108,10 +110,15 @@ def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_cont
     return ScanResult(blocked=False)
 
 
-def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
-    """Scan every free-text field a model could later read: content, key, tags and the
+def entry_texts(entry: MemoryEntry) -> tuple[str, ...]:
+    """Every free-text field a model could later read: content, key, tags and the
     session key. Ids have a grammar that leaves no room for text (validate_shape)."""
-    return scan_texts(entry.content, entry.key, *entry.tags, entry.source_session, scan=scan)
+    return (entry.content, entry.key, *entry.tags, entry.source_session)
+
+
+def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
+    """The first refusal among an entry's texts (entry_texts), in field order."""
+    return scan_texts(*entry_texts(entry), scan=scan)
 
 
 def validate_shape(entry: MemoryEntry) -> None:
@@ -208,10 +215,10 @@ class WriteGate:
         self, chains: list[list[MemoryEntry]], actor: Actor
     ) -> list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]]:
         """Field shape, the actor's provenance cap and the scanner, per entry: the CPU
-        part of a write, which needs no store."""
-        checked = []
-        # One verdict per distinct text in the batch: tags and session keys repeat.
-        scan = functools.lru_cache(maxsize=None)(scan_memory_content)
+        part of a write, which needs no store. The texts of every well-formed entry
+        go to the scanner in one scan_many call (each distinct text once, the learned
+        layer batched); each entry then gets its first refusal in field order."""
+        checked: list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]] = []
         for chain in chains:
             capped: list[MemoryEntry] = []
             errors: list[Optional[WriteRejected | InvalidValue]] = []
@@ -219,12 +226,20 @@ class WriteGate:
                 try:
                     validate_shape(entry)
                     entry = self.cap_source(entry, actor)
-                    self._scan_or_reject(entry, scan)
                     errors.append(None)
                 except (InvalidValue, WriteRejected) as exc:
                     errors.append(exc)
                 capped.append(entry)
             checked.append((capped, errors))
+        texts = [text for capped, errors in checked for e, err in zip(capped, errors) if err is None for text in entry_texts(e)]
+        verdicts = dict(zip(texts, scan_many(texts, processes=SCAN_PROCESSES)))
+        for capped, errors in checked:
+            for k, entry in enumerate(capped):
+                if errors[k] is None:
+                    try:
+                        self._scan_or_reject(entry, verdicts.__getitem__)
+                    except WriteRejected as exc:
+                        errors[k] = exc
         return checked
 
     def _apply(self, batch: Batch, entry: MemoryEntry, actor: AnyActor, reason: str, verbatim: bool) -> WriteOutcome:

@@ -1,4 +1,5 @@
-"""The status line: store, size, live-reload state, embedding model, read-only, and
+"""The status line: store, size, live-reload state, embedding model, read-only, a
+write scanner running without its learned layer, and
 (on a short screen, where the sources line has no row) the live agent sources."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ class StatusBar(Widget):
     live: reactive[str] = reactive("off")  # off | live | paused | stopped
     pending: reactive[int] = reactive(0)
     model: reactive[str] = reactive("")
+    scanner: reactive[str] = reactive("")  # set only while the learned layer is off
     read_only: reactive[bool] = reactive(False)
     error: reactive[str] = reactive("")
     view_note: reactive[str] = reactive("")
@@ -27,6 +29,9 @@ class StatusBar(Widget):
         out = Text(no_wrap=True, overflow="ellipsis")
         if self.read_only:
             out.append(" READ-ONLY ", style="bold #000000 on #f9a825")
+            out.append(" ")
+        if self.scanner:  # first, so even an 80-column line shows it
+            out.append(f" {self.scanner} ", style="bold #ffffff on #c62828")
             out.append(" ")
         if self.error:
             out.append(self.error, style="bold red")

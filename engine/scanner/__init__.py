@@ -28,16 +28,25 @@ compiled regex, gate). Each targets a kind of phrasing and insists on the
 context that makes it an attack, so harmless uses of trigger words ("ignore the
 typo", "the system prompt builder lives in src/prompt.py") pass. Run time needs
 the standard library and numpy only.
+
+The bulk write path scans a whole batch with :func:`scan_many`: the same verdict
+per text as :func:`scan_memory_content`, each distinct text once, the learned layer
+batched, and a large batch split over worker processes.
 """
 
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import os
 import re
+import threading
 import unicodedata
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from multiprocessing.connection import wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from engine.models import ScanResult
 
@@ -54,7 +63,7 @@ from .normalise import (
     long_runs,
     respaced_view,
 )
-from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, Rule
+from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, GateIndex, Rule
 from .status import MODEL_DIR, LearnedStatus
 
 __all__ = [
@@ -73,6 +82,7 @@ __all__ = [
     "invisible_class",
     "reveal_invisible",
     "scan_memory_content",
+    "scan_many",
     "_scan_memory_content",
 ]
 
@@ -83,19 +93,27 @@ MAX_CONTENT_CHARS = 65536
 """Longest content the scanner accepts; longer content is refused as ``too_large``."""
 
 _CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_EN_TABLE = EN_RULES + POISONING_RULES
+_ZH_TABLE = ZH_RULES + ZH_POISONING_RULES
+_EN_GATES = GateIndex(_EN_TABLE)
+_ZH_GATES = GateIndex(_ZH_TABLE)
 
 
 def _match_rules(
-    rules: tuple[Rule, ...], views: list[_View], use_gates: bool = True
+    rules: tuple[Rule, ...], views: list[_View], gates: Optional[GateIndex]
 ) -> Optional[tuple[Rule, re.Match[str], _View]]:
-    """The first rule (in table order) that matches one of the views."""
-    for rule in rules:
-        for view in views:
-            if use_gates and not rule.passes_gate(view.text):
-                continue
-            match = rule.regex.search(view.text)
-            if match:
-                return rule, match, view
+    """The first rule (in table order) that matches one of the views; with ``gates``,
+    a rule's regex runs only on the views whose text passes its gate."""
+    if gates is None:
+        runnable = [frozenset(range(len(rules)))] * len(views)
+    else:
+        runnable = [gates.runnable(view.text) for view in views]
+    for r in sorted(frozenset().union(*runnable)):
+        for view, allowed in zip(views, runnable):
+            if r in allowed:
+                match = rules[r].regex.search(view.text)
+                if match:
+                    return rules[r], match, view
     return None
 
 
@@ -153,15 +171,15 @@ def _scan_patterns(content: str, use_gates: bool = True, decode: bool = True) ->
     if respaced is not None:
         views.append(respaced)
 
-    hit = _match_rules(EN_RULES + POISONING_RULES, views, use_gates)
+    hit = _match_rules(_EN_TABLE, views, _EN_GATES if use_gates else None)
     if hit is None:
         solid = ([squashed] if squashed is not None else []) + long_runs(view)
         if solid:
-            hit = _match_rules(SQUASHED_RULES, solid, use_gates)
+            hit = _match_rules(SQUASHED_RULES, solid, None)
     reason = "en_injection"
     if hit is None and _CJK_RE.search(view.text):
         zh_views = chinese_views(view)
-        hit = _match_rules(ZH_RULES + ZH_POISONING_RULES, zh_views, use_gates)
+        hit = _match_rules(_ZH_TABLE, zh_views, _ZH_GATES if use_gates else None)
         reason = "zh_injection"
     if hit is None:
         if decode:
@@ -192,6 +210,7 @@ def learned_text(content: str) -> str:
 
 
 _LEARNED: Optional[tuple[Optional["LearnedModel"], LearnedStatus]] = None
+_LEARNED_FROM: Path = MODEL_DIR
 
 
 def _learned() -> tuple[Optional["LearnedModel"], LearnedStatus]:
@@ -213,21 +232,124 @@ def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
     """Load the learned layer from ``folder`` (a missing or corrupt one turns the layer off)."""
     from .learned import load_model
 
-    global _LEARNED
-    _LEARNED = load_model(folder)
+    global _LEARNED, _LEARNED_FROM
+    _LEARNED, _LEARNED_FROM = load_model(folder), folder
+    _retire_pool()  # its workers hold the layer they loaded
     return _LEARNED[1]
+
+
+_POOL_MIN_TEXTS = 2048
+"""Fewer distinct texts than this are scanned in-process: a worker's round trip
+(pickling, a wake-up) would cost more than the half of the work it takes."""
+_POOL: Optional[tuple[int, ProcessPoolExecutor]] = None  # (workers, pool)
+
+
+def scan_many(texts: Iterable[str], processes: int = 1) -> list[ScanResult]:
+    """One verdict per text, each exactly what :func:`scan_memory_content` gives that
+    text alone. The bulk write path's scanner: each distinct text is scanned once
+    (tags and session keys repeat across a batch), and the learned layer scores
+    every text the rules passed in one batched call. With ``processes`` > 1 and a
+    large batch, slices of it are scanned in worker processes at the same time
+    (same code, same learned artifact, so the same verdicts)."""
+    texts = list(texts)
+    distinct = list(dict.fromkeys(texts))
+    if processes > 1 and len(distinct) >= _POOL_MIN_TEXTS:
+        verdicts = _scan_in_processes(distinct, processes)
+    else:
+        verdicts = _scan_distinct(distinct)
+    return [verdicts[text] for text in texts]
+
+
+def _scan_distinct(distinct: list[str]) -> dict[str, ScanResult]:
+    """Verdicts for distinct texts: the rules one by one, then the learned layer batched."""
+    verdicts: dict[str, ScanResult] = {}
+    passed: dict[str, str] = {}  # text the rules passed -> what the learned layer reads
+    for text in distinct:
+        verdicts[text] = result = scan_rules(text)
+        if not result.blocked:
+            passed[text] = learned_text(text)  # now, while the rules' view is cached
+    model, _ = _learned()
+    if model is not None and passed:
+        for (text, seen), score in zip(passed.items(), _learned_scores(model, list(passed.values()))):
+            verdicts[text] = _learned_verdict(model, seen, score)
+    else:
+        verdicts.update(dict.fromkeys(passed, _RULES_ONLY))
+    return verdicts
+
+
+def _scan_in_processes(distinct: list[str], processes: int) -> dict[str, ScanResult]:
+    """The texts in ``processes`` slices: the first is scanned here while worker
+    processes scan the others."""
+    size = -(-len(distinct) // processes)
+    slices = [distinct[i : i + size] for i in range(0, len(distinct), size)]
+    pool = _worker_pool(processes - 1)
+    futures = [pool.submit(_scan_distinct, part) for part in slices[1:]]
+    verdicts = _scan_distinct(slices[0])
+    for future in futures:
+        verdicts.update(future.result())
+    return verdicts
+
+
+def _worker_pool(workers: int) -> ProcessPoolExecutor:
+    """Scanner processes, started once (spawned: the caller has threads) and kept; each
+    loads the learned artifact this process loaded. reload_learned retires them."""
+    global _POOL
+    if _POOL is None or _POOL[0] != workers:
+        _retire_pool()
+        _POOL = (
+            workers,
+            ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_start, initargs=(_LEARNED_FROM,)
+            ),
+        )
+    return _POOL[1]
+
+
+def _worker_start(folder: Path) -> None:
+    """In a scanner process: load the caller's learned artifact, and exit when the
+    caller dies (a killed import must not leave its workers behind)."""
+    reload_learned(folder)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        sentinel = parent.sentinel
+        threading.Thread(target=lambda: (wait([sentinel]), os._exit(0)), daemon=True).start()
+
+
+def _retire_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL[1].shutdown(wait=False)
+        _POOL = None
+
+
+_RULES_ONLY = ScanResult(blocked=False, layer="rules")
+"""The clean verdict while the learned layer is off: only the rules ran."""
+
+
+def _learned_scores(model: "LearnedModel", texts: list[str]) -> list[float]:
+    """The layer's scores for many texts; its batched ``score_many`` when it has one,
+    else one ``score`` per text (the same numbers, slower)."""
+    score_many = getattr(model, "score_many", None)
+    if score_many is not None:
+        return [float(score) for score in score_many(texts)]
+    return [model.score(text)[0] for text in texts]
 
 
 def _scan_learned(content: str) -> ScanResult:
     """The learned layer's verdict on content the rules passed."""
     model, _ = _learned()
     if model is None:
-        return ScanResult(blocked=False, layer="rules")
-    score, idx = model.score(learned_text(content))
+        return _RULES_ONLY
+    seen = learned_text(content)
+    return _learned_verdict(model, seen, model.score(seen)[0])
+
+
+def _learned_verdict(model: "LearnedModel", seen: str, score: float) -> ScanResult:
+    """Clean below the threshold; a block names the n-grams that weighed most."""
     score = round(score, 4)
     if score < model.threshold:
         return ScanResult(blocked=False, layer="learned", score=score, threshold=model.threshold)
-    top = tuple(model.top_ngrams(idx))
+    top = tuple(model.top_ngrams(model.score(seen)[1]))
     return ScanResult(
         blocked=True,
         reason="learned_injection",

@@ -169,6 +169,22 @@ def _is_trigger(word: str) -> bool:
     return word in _TRIGGER_WORDS or word.rstrip("s") in _TRIGGER_WORDS
 
 
+# Typos a model reads through: a line break inside a word ("ign\nore") and two
+# adjacent letters swapped ("ignroe", "ingore"). Undone only when the result is a
+# trigger word; swaps of words shorter than five letters are too often other words.
+_BROKEN_WORD_RE = re.compile(r"[a-z]+\n[a-z]+")
+_LONG_WORD_RE = re.compile(r"[a-z]{5,}")
+_TRANSPOSED = {
+    word[:i] + word[i + 1] + word[i] + word[i + 2 :]: word
+    for word in sorted(_TRIGGER_WORDS)
+    if len(word) >= 5
+    for i in range(len(word) - 1)
+    if word[i] != word[i + 1]
+}
+for _word in _TRIGGER_WORDS:
+    _TRANSPOSED.pop(_word, None)
+
+
 def _clean_token(token: str) -> str:
     """A token with inner punctuation dropped, leetspeak and look-alikes mapped.
 
@@ -215,6 +231,16 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
                 start += lead
                 keep = [start + k for k, ch in enumerate(core) if ch not in _INNER_PUNCT]
                 edits.append((start, start + len(core), clean, keep))
+    if "\n" in text:
+        for match in _BROKEN_WORD_RE.finditer(text):
+            joined = match.group().replace("\n", "")
+            if _is_trigger(joined):
+                keep = [j for j in range(match.start(), match.end()) if text[j] != "\n"]
+                edits.append((match.start(), match.end(), joined, keep))
+    for match in _LONG_WORD_RE.finditer(text):
+        fixed = _TRANSPOSED.get(match.group())
+        if fixed is not None:
+            edits.append((match.start(), match.end(), fixed, list(range(match.start(), match.end()))))
     if not edits:
         return None, None
     edits.sort()
@@ -331,6 +357,27 @@ def _trigger_count(text: str) -> int:
     return sum(1 for w in _WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower()) if w in _TRIGGER_WORDS)
 
 
+_ROT13_TRIGGERS = frozenset(codecs.encode(w, "rot13") for w in _TRIGGER_WORDS)
+_REVERSED_TRIGGERS = frozenset(w[::-1] for w in _TRIGGER_WORDS)
+
+
+def _hidden_trigger_counts(content: str) -> Optional[tuple[int, int, int]]:
+    """Trigger words in ASCII content as written, after rot13 and reversed, from one
+    word split: rot13 and reversal map each run of letters to one run of letters,
+    so a word is a trigger there exactly when its rot13 or reversal is in the sets
+    above. Saves encoding and splitting two copies of every clean text. None for
+    non-ASCII text, where lower-casing can add letters and the shortcut is not exact."""
+    head = content[:_MAX_WORD_SCAN]
+    if not head.isascii():
+        return None
+    words = _WORD_SPLIT_RE.findall(head.lower())
+    return (
+        sum(w in _TRIGGER_WORDS for w in words),
+        sum(w in _ROT13_TRIGGERS for w in words),
+        sum(w in _REVERSED_TRIGGERS for w in words),
+    )
+
+
 def _reads_as_text(data: bytes) -> Optional[str]:
     try:
         text = data.decode("utf-8")
@@ -367,11 +414,14 @@ def decoded_texts(content: str) -> list[tuple[str, int, str]]:
         if text:
             out.append(("base64", match.start(), text))
     if re.search(r"[a-zA-Z]{3}", content[:_MAX_WORD_SCAN]):
-        here = _trigger_count(content)
-        for how, text in (
-            ("rot13", codecs.encode(content[:_MAX_WORD_SCAN], "rot13")),
-            ("reversed", content[:_MAX_WORD_SCAN][::-1]),
+        counts = _hidden_trigger_counts(content)
+        here = _trigger_count(content) if counts is None else counts[0]
+        for k, (how, encode) in enumerate(
+            (("rot13", lambda head: codecs.encode(head, "rot13")), ("reversed", lambda head: head[::-1])), start=1
         ):
+            if counts is not None and counts[k] < max(2, here + 2):
+                continue
+            text = encode(content[:_MAX_WORD_SCAN])
             if _trigger_count(text) >= max(2, here + 2):
                 out.append((how, 0, text))
     return out
