@@ -3,7 +3,7 @@
     idx = RecallIndexes(store, embedder, backfill)
     report = await idx.open(use_snapshot=True, snapshot_min=20_000)
     await idx.sync()              # apply change_log rows past the watermark
-    await idx.save_snapshot()     # `<db>.recall.npz`, if the index changed
+    await idx.save_snapshot()     # `<db>.recall.snap`, if the indexes changed
 
 The indexes hold derived data only. Vectors come from the `vectors` table, stamped
 with the active model; entries without a usable vector go to the backfill. The
@@ -27,8 +27,8 @@ from ..models import MemoryTier
 from ..store import Store
 from . import embedder as emb
 from .embedder import Embedder, EmbeddingModelError
-from .lexical import SUPERSEDED, LexicalIndex
-from .snapshot import read_snapshot, snapshot_arrays, snapshot_path, write_snapshot
+from .lexical import SUPERSEDED, LexicalBuilder, LexicalIndex
+from .snapshot import Snapshot, SnapshotError, SnapshotWriter, read_snapshot, snapshot_path
 from .tokenize import entry_text, index_tokens
 from .vectors import VectorIndex, decode_rows, queue_reembed
 
@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 REBUILD_FRACTION = 0.5  # a sync touching more than this share of the index rebuilds it
 CHUNK = 500  # ids per `IN (...)` query
+CHUNK_ROWS = 50_000  # entries per chunk when rebuilding
+VECTOR_ROWS = 20_000  # stored vectors per chunk when loading
 
 
 def text_hash(text: str) -> int:
@@ -80,6 +82,7 @@ class RecallIndexes:
         self.watermark = 0
         self.changes_since_snapshot = 0
         self.vectors_deferred = False
+        self._vector_changes_saved = 0
         self.lock = asyncio.Lock()
         self.sync_lock = asyncio.Lock()
 
@@ -118,26 +121,39 @@ class RecallIndexes:
         return self.hashes.get(entry_id) == text_hash(text) and entry_id in self.lexical
 
     # ---- open ----------------------------------------------------------------------
-    async def open(self, use_snapshot: bool, snapshot_min: int) -> tuple[OpenReport, bool]:
-        """Load the lexical index (from the snapshot if usable) and the stamped vectors,
-        then replay what changed since. Returns the report and whether a snapshot is
-        worth writing (the index was rebuilt and is large)."""
+    async def open(self, use_snapshot: bool, snapshot_min: int) -> OpenReport:
+        """Load the indexes from the snapshot if it is usable, else rebuild them from the
+        store (and, for a large store, write the snapshot on the way: the vectors stream
+        from the table into it and are then mapped back, never held whole in float32);
+        then replay what changed since."""
         t0 = time.perf_counter()
         timings: dict[str, float] = {}
-        seq0 = await self.max_seq()
-        source = "rebuild"
         t = time.perf_counter()
-        loaded = await self._load_snapshot() if use_snapshot else None
-        if loaded is not None:
-            self.lexical, self.hashes, self.watermark = loaded
-            source = "snapshot"
-            timings["snapshot_s"] = time.perf_counter() - t
-        else:
+        stale = 0
+        snap = await self._load_snapshot() if use_snapshot else None
+        if snap is None:
+            seq0 = await self.max_seq()
             await self.rebuild_lexical()
             self.watermark = seq0
             timings["lexical_build_s"] = time.perf_counter() - t
-        t = time.perf_counter()
-        stale = await self.load_vectors()
+            t = time.perf_counter()
+            if use_snapshot and len(self.lexical) >= snapshot_min and self.embedder.model_id is not None:
+                stale = await self._write_snapshot(stream_vectors=True)
+                snap = await self._load_snapshot()
+                timings["snapshot_write_s"] = time.perf_counter() - t
+            if snap is None:
+                self.changes_since_snapshot += 1  # the service writes one once it is worth it
+            source = "rebuild"
+        else:
+            source = "snapshot"
+            timings["snapshot_s"] = time.perf_counter() - t
+        if snap is not None:
+            self.lexical, self.hashes, self.watermark = snap[1], snap[2], snap[3]
+            t = time.perf_counter()
+            stale += await self._vectors_from_snapshot(snap[0])
+        else:
+            t = time.perf_counter()
+            stale = await self.load_vectors()
         timings["vectors_s"] = time.perf_counter() - t
         t = time.perf_counter()
         replayed = await self.sync()
@@ -149,8 +165,9 @@ class RecallIndexes:
                 self.watermark = await self.max_seq()
                 await self.rebuild_lexical()
                 stale = await self.load_vectors()
+                self.changes_since_snapshot += 1
                 source = "rebuild"
-        report = OpenReport(
+        return OpenReport(
             seconds=time.perf_counter() - t0,
             source=source,
             entries=len(self.lexical),
@@ -160,25 +177,49 @@ class RecallIndexes:
             replayed=replayed,
             timings={k: round(v, 4) for k, v in timings.items()},
         )
-        return report, source == "rebuild" and use_snapshot and len(self.lexical) >= snapshot_min
+
+    async def _keyset(self, select: str, table: str, where: str, limit: int):
+        """Rows of a table in rowid order, `limit` at a time (keyset paging: a million rows
+        are never all in memory as Python objects); each row starts with its rowid."""
+        last = 0
+        while rows := await self.store.fetchall(
+            f"SELECT rowid, {select} FROM {table} WHERE rowid > ? AND {where} ORDER BY rowid LIMIT {limit}", (last,)
+        ):
+            last = rows[-1][0]
+            yield rows
 
     async def rebuild_lexical(self) -> None:
-        rows = await self.store.fetchall(
-            "SELECT id, key, content, tags, superseded_by FROM entries WHERE tier != 'working' ORDER BY rowid"
-        )
+        """Rebuild the lexical index (and the text hashes) from entries, chunk by chunk."""
+        builder = LexicalBuilder()
+        hashes: dict[str, int] = {}
 
-        def build():
-            ids = [r[0] for r in rows]
-            texts = [entry_text(r[1], r[2], json.loads(r[3])) for r in rows]
-            flags = np.fromiter((_flags(r[4]) for r in rows), np.uint8, len(rows))
-            hashes = {i: text_hash(t) for i, t in zip(ids, texts)}
-            return LexicalIndex.build(ids, texts, flags), hashes
+        def add(rows):
+            ids = [r[1] for r in rows]
+            texts = [entry_text(r[2], r[3], json.loads(r[4])) for r in rows]
+            hashes.update(zip(ids, map(text_hash, texts)))
+            builder.add(ids, texts, [_flags(r[5]) for r in rows])
 
-        self.lexical, self.hashes = await self.locked(lambda: asyncio.to_thread(build))
+        select = "id, key, content, tags, superseded_by"
+        async for rows in self._keyset(select, "entries", "tier != 'working'", CHUNK_ROWS):
+            await asyncio.to_thread(add, rows)
+        lexical = await asyncio.to_thread(builder.finish)
+        async with self.lock:
+            self.lexical, self.hashes = lexical, hashes
+
+    async def _vector_chunks(self, model_id: str, dim: int, stale: list[tuple[str, str]]):
+        """(ids, float32 matrix) of stored vectors of entries the lexical index holds,
+        VECTOR_ROWS at a time; rows that cannot be used are appended to stale."""
+        async for rows in self._keyset("entry_id, model_id, dim, vector", "vectors", "1", VECTOR_ROWS):
+            ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
+            stale.extend(s for s in bad if s[0] in self.lexical)
+            keep = [j for j, i in enumerate(ids) if i in self.lexical]
+            if len(keep) != len(ids):
+                ids, matrix = [ids[j] for j in keep], matrix[keep]
+            yield ids, matrix
 
     async def load_vectors(self) -> int:
-        """(Re)load stored vectors stamped with the active model; queue the others.
-        Returns how many stored vectors could not be used."""
+        """(Re)load stored vectors stamped with the active model into memory; queue the
+        others. Returns how many stored vectors could not be used."""
         model_id = self.embedder.model_id
         if model_id is None:
             # the dimension is unknown until the model loads (hub name): load vectors then
@@ -188,25 +229,30 @@ class RecallIndexes:
             return 0
         self.vectors_deferred = False
         dim = self.embedder.dim
-        rows = await self.store.fetchall("SELECT entry_id, model_id, dim, vector FROM vectors")
+        stale: list[tuple[str, str]] = []
+        ids: list[str] = []
+        parts: list[np.ndarray] = []
+        async for chunk_ids, matrix in self._vector_chunks(model_id, dim, stale):
+            ids.extend(chunk_ids)
+            parts.append(matrix)
 
-        def decode():
-            ids, matrix, stale = decode_rows(rows, model_id, dim)
-            keep = [j for j, i in enumerate(ids) if i in self.lexical]
-            if len(keep) != len(ids):
-                ids = [ids[j] for j in keep]
-                matrix = matrix[keep]
-            flags = np.fromiter((self.lexical.flags(i) or 0 for i in ids), np.uint8, len(ids))
+        def assemble():
             index = VectorIndex(dim, model_id)
+            matrix = np.concatenate(parts) if parts else np.zeros((0, dim), np.float32)
+            flags = np.fromiter((self.lexical.flags(i) or 0 for i in ids), np.uint8, len(ids))
             index.add_many(ids, matrix, flags)
-            return index, [s for s in stale if s[0] in self.lexical]
+            return index
 
-        self.vectors, stale = await self.locked(lambda: asyncio.to_thread(decode))
+        self.vectors = await self.locked(lambda: asyncio.to_thread(assemble))
+        self._vector_changes_saved = -1  # a snapshot never holds vectors loaded this way
+        await self._after_vectors_loaded(stale)
+        return len(stale)
+
+    async def _after_vectors_loaded(self, stale: list[tuple[str, str]]) -> None:
         have = self.vectors
         self.backfill.reset(i for i in self.lexical.ids() if i not in have)
         if stale and not self.store.read_only:
             await queue_reembed(self.store, stale)
-        return len(stale)
 
     async def ensure_vector_index(self) -> None:
         if self.vectors is None or self.vectors_deferred:
@@ -215,36 +261,146 @@ class RecallIndexes:
             await self.load_vectors()
 
     # ---- snapshot ------------------------------------------------------------------
-    async def _load_snapshot(self):
+    async def _load_snapshot(self) -> Optional[tuple[Snapshot, LexicalIndex, dict[str, int], int]]:
+        """The snapshot's indexes if it describes a moment of this store's history, else
+        None (logged: the caller rebuilds)."""
         path = snapshot_path(self.store.path)
-        loaded = await asyncio.to_thread(read_snapshot, path)
+
+        def read():
+            snap = read_snapshot(path)
+            if snap is None:
+                return None
+            lexical = LexicalIndex.from_arrays(snap)
+            hashes = snap["text_hash"]
+            if len(hashes) != len(lexical):
+                raise SnapshotError("text hashes and entries differ in number")
+            return snap, lexical, dict(zip(lexical.ids(), hashes.tolist()))
+
+        try:
+            loaded = await asyncio.to_thread(read)
+        except (SnapshotError, ValueError, KeyError, OSError) as exc:  # a cache: any problem means rebuild
+            log.warning("recall snapshot %s is unusable (%s); rebuilding the index from the store", path, exc)
+            return None
         if loaded is None:
             return None
-        meta, lexical, hashes = loaded
-        seq = int(meta.get("seq", 0))
-        if seq <= 0:
-            return None
+        snap, lexical, hashes = loaded
+        seq = int(snap.meta.get("seq", 0))
         row = await self.store.fetchone("SELECT entry_id, at FROM change_log WHERE seq=?", (seq,))
-        if row is None or [row[0], row[1]] != meta.get("fingerprint"):
-            log.info("recall snapshot %s belongs to another history of this store; rebuilding", path)
+        if seq <= 0 or row is None or [row[0], row[1]] != snap.meta.get("fingerprint"):
+            log.warning("recall snapshot %s belongs to another history of this store; rebuilding", path)
             return None
-        return lexical, hashes, seq
+        return snap, lexical, hashes, seq
+
+    async def _vectors_from_snapshot(self, snap: Snapshot) -> int:
+        """Adopt the snapshot's vectors (memory-mapped) if they carry the active model's
+        stamp, and pick up vectors stored since for entries still without one."""
+        model_id, dim = self.embedder.model_id, self.embedder.dim
+        if model_id is None or snap.meta.get("model_id") != model_id or "vec_f32" not in snap:
+            return await self.load_vectors()
+        self.vectors_deferred = False
+
+        def adopt():
+            slots = np.asarray(snap["vec_slots"], np.int64)
+            lex_ids = self.lexical.ids()
+            if len(slots) and (slots.max() >= len(lex_ids) or snap["vec_f32"].shape[1] != dim):
+                raise SnapshotError("vector rows do not fit the index")
+            index = VectorIndex(dim, model_id)
+            ids = [lex_ids[s] for s in slots.tolist()]
+            index.set_base(ids, snap["vec_f32"], snap["vec_f16"], np.asarray(snap["lex_flags"])[slots])
+            return index
+
+        try:
+            self.vectors = await self.locked(lambda: asyncio.to_thread(adopt))
+        except SnapshotError as exc:
+            log.warning("recall snapshot %s: %s; loading vectors from the store", snap.path, exc)
+            return await self.load_vectors()
+        self._vector_changes_saved = self.vectors.changes
+        await self._after_vectors_loaded([])
+        if self.backfill:
+            await self._adopt_stored_vectors(list(self.backfill.pending))
+        return 0
+
+    async def _write_snapshot(self, stream_vectors: bool = False) -> int:
+        """Write the snapshot of the indexes at the watermark. With stream_vectors the
+        vectors come from the table (at open, before they are loaded); returns how many
+        stored vectors could not be used (queued for re-embedding)."""
+        seq = self.watermark
+        row = await self.store.fetchone("SELECT entry_id, at FROM change_log WHERE seq=?", (seq,))
+        if seq <= 0 or row is None:
+            return 0
+        model_id, dim = self.embedder.model_id, self.embedder.dim
+        path = snapshot_path(self.store.path)
+        stale: list[tuple[str, str]] = []
+        # lexical.to_arrays may compact: runs under the index lock
+        lex = await self.locked(lambda: asyncio.to_thread(self._lexical_arrays))
+        writer = await asyncio.to_thread(SnapshotWriter, path)
+        try:
+            with writer:
+                for name, array in lex.items():
+                    await asyncio.to_thread(writer.add, name, array)
+                if stream_vectors:
+                    chunks = [c async for c in self._stream_into(writer, model_id, dim, stale)]
+                elif self.vectors is not None:
+                    chunks = await self.locked(lambda: asyncio.to_thread(self._vectors_into, writer))
+                else:
+                    chunks = None
+                if chunks is not None:
+                    await asyncio.to_thread(self._finish_vectors, writer, chunks, dim)
+                meta = {"seq": seq, "fingerprint": [row[0], row[1]], "model_id": model_id if chunks is not None else None}
+                await asyncio.to_thread(writer.finish, meta)
+        except OSError as exc:
+            log.warning("could not write recall snapshot %s: %s", path, exc)
+            return len(stale)
+        if stale and not self.store.read_only:
+            await queue_reembed(self.store, stale)
+        return len(stale)
+
+    def _vectors_behind(self) -> bool:
+        """Whether vectors were added or removed since the snapshot was written or read."""
+        return self.vectors is not None and self.vectors.changes != self._vector_changes_saved
+
+    def _lexical_arrays(self) -> dict[str, np.ndarray]:
+        arrays = self.lexical.to_arrays()
+        ids = self.lexical.ids()
+        arrays["text_hash"] = np.fromiter((self.hashes.get(i, 0) for i in ids), np.uint64, len(ids))
+        return arrays
+
+    async def _stream_into(self, writer: SnapshotWriter, model_id, dim: int, stale: list):
+        """Stream the stored vectors into the writer's float32 section; yields (ids, float16)."""
+        writer.begin("vec_f32", np.float32, (dim,))
+        async for ids, matrix in self._vector_chunks(model_id, dim, stale):
+            await asyncio.to_thread(writer.write, matrix)
+            yield ids, matrix.astype(np.float16)
+        writer.end()
+
+    def _vectors_into(self, writer: SnapshotWriter) -> list[tuple[list[str], np.ndarray]]:
+        """The vector index's live rows into the writer's float32 section; (ids, float16) per block."""
+        assert self.vectors is not None
+        out = []
+        self._vector_changes_saved = self.vectors.changes
+        writer.begin("vec_f32", np.float32, (self.vectors.dim,))
+        for ids, m32, m16, _ in self.vectors.live_chunks():
+            writer.write(m32)
+            out.append((ids, m32.astype(np.float16) if m16 is None else np.array(m16)))
+        writer.end()
+        self.vectors.release_pages()
+        return out
+
+    def _finish_vectors(self, writer: SnapshotWriter, chunks: list[tuple[list[str], np.ndarray]], dim: int) -> None:
+        """The float16 section and each vector row's lexical slot."""
+        writer.add_chunks("vec_f16", np.float16, (dim,), (m16 for _, m16 in chunks))
+        slots = [self.lexical.slots(ids) for ids, _ in chunks]
+        writer.add("vec_slots", np.concatenate(slots) if slots else np.zeros(0, np.int64))
 
     async def save_snapshot(self):
-        """Write `<db>.recall.npz` (atomically) if the index changed since the last one."""
-        if self.store.read_only or not self.changes_since_snapshot:
+        """Rewrite the snapshot (atomically) if the indexes changed since the last one."""
+        if self.store.read_only or not (self.changes_since_snapshot or self._vectors_behind()):
             return None
         async with self.sync_lock:  # the watermark and the index must describe the same moment
-            seq = self.watermark
-            if seq <= 0:
-                return None
-            row = await self.store.fetchone("SELECT entry_id, at FROM change_log WHERE seq=?", (seq,))
-            if row is None:
-                return None
-            # to_arrays may compact: runs under the index lock
-            arrays = await self.locked(lambda: asyncio.to_thread(snapshot_arrays, self.lexical, self.hashes))
             self.changes_since_snapshot = 0
-        return await asyncio.to_thread(write_snapshot, snapshot_path(self.store.path), arrays, seq, [row[0], row[1]])
+            await self._write_snapshot()
+        path = snapshot_path(self.store.path)
+        return path if path.exists() else None
 
     # ---- keeping up with the store -------------------------------------------------
     async def sync(self) -> int:
@@ -321,13 +477,15 @@ class RecallIndexes:
             for i in range(0, len(ids), CHUNK):
                 chunk = list(ids[i : i + CHUNK])
                 rows = await self.store.fetchall(
-                    f"SELECT entry_id, model_id, dim, vector FROM vectors WHERE entry_id IN ({','.join('?' * len(chunk))})",
+                    "SELECT entry_id, model_id, dim, vector FROM vectors "
+                    f"WHERE entry_id IN ({','.join('?' * len(chunk))}) ORDER BY rowid",
                     chunk,
                 )
                 good, matrix, _ = decode_rows(rows, model_id, self.embedder.dim)
                 found.update({g: matrix[j] for j, g in enumerate(good)})
         async with self.lock:
-            for entry_id in ids:
+            # in the table's order, as a load from the table would have them (ties in a scan)
+            for entry_id in [*found, *(i for i in ids if i not in found)]:
                 if entry_id not in self.lexical:
                     continue
                 if entry_id in found and self.vectors is not None:

@@ -149,15 +149,14 @@ class RecallService:
     # ---- open and sync -----------------------------------------------------------
     async def open(self) -> OpenReport:
         """Load the lexical index and the vectors stamped with the active model."""
-        self.open_report, worth_snapshot = await self.indexes.open(self._use_snapshot, self._snapshot_min)
+        self.open_report = await self.indexes.open(self._use_snapshot, self._snapshot_min)
         self._opened = True
-        if worth_snapshot:
-            self.indexes.changes_since_snapshot = 1
+        if self.indexes.changes_since_snapshot and len(self.lexical) >= self._snapshot_min:
             self._spawn(self.save_snapshot())
         return self.open_report
 
     async def save_snapshot(self) -> Optional[Path]:
-        """Write `<db>.recall.npz` (atomically) if the index changed since the last one."""
+        """Rewrite `<db>.recall.snap` (atomically) if the indexes changed since the last one."""
         if not self._use_snapshot:
             return None
         return await self.indexes.save_snapshot()

@@ -1,67 +1,195 @@
-"""The recall snapshot: `<db>.recall.npz`, a cache of the lexical index that makes
-reopening a large store fast.
+"""The recall snapshot `<db>.recall.snap`: a cache of the recall indexes that makes
+reopening a large store fast, read back memory-mapped.
 
-It records the change_log position it reflects and that row's fingerprint
-(entry_id, at); the caller replays anything after from change_log, and any
-mismatch, unreadable file or other format means a rebuild from `entries`.
+Layout: named arrays, each at a page-aligned offset, then a JSON footer (names,
+dtypes, shapes, offsets and the caller's meta), its length (8 bytes) and a magic
+tag. Arrays are written one after another (a large one in chunks, so writing one
+never needs it whole in memory) and read back as read-only `np.memmap`s: opening
+costs a footer parse, pages load as the scans touch them, and an accidental write
+into a mapped array raises instead of changing the file.
+
+It is a cache: `read_snapshot` refuses (SnapshotError, which the caller logs before
+rebuilding) a file that is truncated, has another magic or format, a footer that
+does not parse, or an array that would reach past the end of the file. The write
+goes to a temporary file renamed into place, so a crash leaves the old snapshot or
+none, never half of one.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
+import struct
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 import numpy as np
 
-from .lexical import LexicalIndex
+MAGIC = b"ECHORSNP"
+SNAPSHOT_FORMAT = 2  # 2: one file of page-aligned arrays (lexical, text hashes, vectors)
+_ALIGN = 4096
+_TAIL = struct.Struct("<Q8s")  # footer length, magic
 
-log = logging.getLogger(__name__)
 
-SNAPSHOT_FORMAT = 1
+class SnapshotError(ValueError):
+    """A snapshot file that cannot be used (the caller rebuilds)."""
 
 
 def snapshot_path(db_path: os.PathLike | str) -> Path:
     p = Path(db_path)
-    return p.with_name(p.name + ".recall.npz")
+    return p.with_name(p.name + ".recall.snap")
 
 
-def read_snapshot(path: Path) -> Optional[tuple[dict, LexicalIndex, dict[str, int]]]:
-    """(meta, lexical index, text hash by id), or None (logged) if the file cannot be used."""
-    if not path.exists():
-        return None
+class SnapshotWriter:
+    """Write arrays to a new snapshot; `finish(meta)` makes it visible atomically.
+
+    with SnapshotWriter(path) as w:
+        w.add("lex_dptr", dptr)
+        w.add_chunks("vec_f32", np.float32, (dim,), chunks)
+        w.finish({"seq": 12})
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.tmp = path.with_name(path.name + ".tmp")
+        self._f = open(self.tmp, "wb")
+        self._entries: dict[str, dict[str, Any]] = {}
+        self._done = False
+        self._open: dict[str, Any] = {}
+
+    def __enter__(self) -> "SnapshotWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self._f.closed:
+            self._f.close()
+        if not self._done:
+            self.tmp.unlink(missing_ok=True)
+
+    def _pad(self) -> int:
+        pos = self._f.tell()
+        gap = -pos % _ALIGN
+        if gap:
+            self._f.write(b"\0" * gap)
+        return pos + gap
+
+    def add(self, name: str, array: np.ndarray) -> None:
+        array = np.ascontiguousarray(array)
+        self.add_chunks(name, array.dtype, array.shape[1:], [array])
+
+    def add_chunks(self, name: str, dtype, row_shape: tuple, chunks: Iterable[np.ndarray]) -> None:
+        """One array written as consecutive row blocks (none of them kept)."""
+        self.begin(name, dtype, row_shape)
+        for chunk in chunks:
+            self.write(chunk)
+        self.end()
+
+    def begin(self, name: str, dtype, row_shape: tuple) -> None:
+        """Start an array whose row blocks follow through write(); end() closes it."""
+        self._open = {"name": name, "dtype": np.dtype(dtype), "row_shape": tuple(row_shape), "rows": 0}
+        self._open["offset"] = self._pad()
+
+    def write(self, chunk: np.ndarray) -> None:
+        spec = self._open
+        chunk = np.ascontiguousarray(chunk, spec["dtype"])
+        if chunk.shape[1:] != spec["row_shape"]:
+            raise ValueError(f"snapshot array {spec['name']}: rows of shape {chunk.shape[1:]}, expected {spec['row_shape']}")
+        self._f.write(chunk.tobytes() if not chunk.flags.c_contiguous else chunk.data)
+        spec["rows"] += len(chunk)
+
+    def end(self) -> None:
+        spec = self._open
+        self._entries[spec["name"]] = {
+            "dtype": spec["dtype"].str,
+            "shape": [spec["rows"], *spec["row_shape"]],
+            "offset": spec["offset"],
+        }
+
+    def finish(self, meta: dict[str, Any]) -> Path:
+        footer = json.dumps({"format": SNAPSHOT_FORMAT, "meta": meta, "arrays": self._entries}).encode()
+        self._f.write(footer)
+        self._f.write(_TAIL.pack(len(footer), MAGIC))
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self._f.close()
+        os.replace(self.tmp, self.path)
+        self._done = True
+        return self.path
+
+
+class Snapshot:
+    """A snapshot's meta and its arrays, memory-mapped read-only."""
+
+    def __init__(self, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]):
+        self.path, self.meta, self.arrays = path, meta, arrays
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.arrays
+
+
+def read_snapshot(path: Path) -> Optional[Snapshot]:
+    """The snapshot at path (None if there is none); SnapshotError if it is unusable."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(bytes(data["meta"]).decode())
-            if meta.get("format") != SNAPSHOT_FORMAT:
-                raise ValueError("snapshot format differs")
-            lexical = LexicalIndex.from_arrays(data)
-            hashes = dict(zip(lexical.ids(), data["text_hash"].tolist()))
-    except Exception as exc:  # a cache: any problem means rebuild
-        log.info("ignoring recall snapshot %s: %s", path, exc)
+        size = path.stat().st_size
+    except FileNotFoundError:
         return None
-    return meta, lexical, hashes
+    if size < _TAIL.size:
+        raise SnapshotError(f"truncated ({size} bytes)")
+    with open(path, "rb") as f:
+        f.seek(size - _TAIL.size)
+        length, magic = _TAIL.unpack(f.read(_TAIL.size))
+        if magic != MAGIC:
+            raise SnapshotError("not a recall snapshot (or truncated)")
+        if length > size - _TAIL.size:
+            raise SnapshotError("footer length past the start of the file")
+        f.seek(size - _TAIL.size - length)
+        try:
+            footer = json.loads(f.read(length))
+        except ValueError as exc:
+            raise SnapshotError(f"footer does not parse: {exc}") from None
+    if footer.get("format") != SNAPSHOT_FORMAT:
+        raise SnapshotError(f"format {footer.get('format')!r}, expected {SNAPSHOT_FORMAT}")
+    end = size - _TAIL.size - length
+    arrays: dict[str, np.ndarray] = {}
+    for name, spec in footer["arrays"].items():
+        dtype, shape, offset = np.dtype(spec["dtype"]), tuple(spec["shape"]), int(spec["offset"])
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if offset < 0 or offset + nbytes > end:
+            raise SnapshotError(f"array {name} reaches past the end of the file")
+        if nbytes == 0:
+            arrays[name] = np.zeros(shape, dtype)
+        else:
+            arrays[name] = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+    return Snapshot(path, footer.get("meta", {}), arrays)
 
 
-def snapshot_arrays(lexical: LexicalIndex, hashes: dict[str, int]) -> dict[str, np.ndarray]:
-    """What a snapshot holds of the index (compacts it first: call under the index lock)."""
-    arrays = lexical.to_arrays()
-    ids = lexical.ids()
-    arrays["text_hash"] = np.fromiter((hashes.get(i, 0) for i in ids), np.uint64, len(ids))
-    return arrays
+def release_pages(array: np.ndarray) -> None:
+    """Drop a memory-mapped array's pages from this process's resident set (they stay
+    in the page cache): after copying a large mapped array through, so the copy does
+    not count the whole file as resident."""
+    mm = getattr(array, "_mmap", None)
+    if mm is None:
+        base = getattr(array, "base", None)
+        mm = getattr(base, "_mmap", None) if base is not None else None
+    if mm is not None and hasattr(mm, "madvise"):
+        import mmap
+
+        try:
+            mm.madvise(mmap.MADV_DONTNEED)
+        except (OSError, ValueError):
+            pass
 
 
-def write_snapshot(path: Path, arrays: dict[str, Any], seq: int, fingerprint: list) -> Optional[Path]:
-    """Write the snapshot atomically (a temporary file, then rename); None (logged) on failure."""
-    meta = {"format": SNAPSHOT_FORMAT, "seq": seq, "fingerprint": fingerprint}
-    arrays = {**arrays, "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8)}
-    tmp = path.with_name(path.name + ".tmp.npz")
-    try:
-        np.savez(tmp, **arrays)
-        os.replace(tmp, path)
-    except OSError as exc:
-        log.warning("could not write recall snapshot %s: %s", path, exc)
-        return None
-    return path
+def encode_strings(values: list[str]) -> np.ndarray:
+    """A list of strings as one uint8 array (JSON), for a snapshot."""
+    return np.frombuffer(json.dumps(values, ensure_ascii=False).encode(), np.uint8)
+
+
+def decode_strings(array: np.ndarray) -> list[str]:
+    values = json.loads(bytes(array).decode())
+    if not isinstance(values, list):
+        raise SnapshotError("a string list is not a list")
+    return values
