@@ -137,7 +137,8 @@ class RecallIndexes:
             self.watermark = seq0
             timings["lexical_build_s"] = time.perf_counter() - t
             t = time.perf_counter()
-            if use_snapshot and len(self.lexical) >= snapshot_min and self.embedder.model_id is not None:
+            worth = use_snapshot and not self.store.read_only and len(self.lexical) >= snapshot_min
+            if worth and self.embedder.model_id is not None:
                 stale = await self._write_snapshot(stream_vectors=True)
                 snap = await self._load_snapshot()
                 timings["snapshot_write_s"] = time.perf_counter() - t
@@ -348,6 +349,7 @@ class RecallIndexes:
                     await asyncio.to_thread(self._finish_vectors, writer, chunks, dim)
                 meta = {"seq": seq, "fingerprint": [row[0], row[1]], "model_id": model_id if chunks is not None else None}
                 await asyncio.to_thread(writer.finish, meta)
+            path.with_name(path.name.replace(".snap", ".npz")).unlink(missing_ok=True)  # the format-1 file
         except OSError as exc:
             log.warning("could not write recall snapshot %s: %s", path, exc)
             return len(stale)

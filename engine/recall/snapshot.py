@@ -25,13 +25,15 @@ from typing import Any, Iterable, Optional
 
 import numpy as np
 
+from ..errors import RecallError
+
 MAGIC = b"ECHORSNP"
 SNAPSHOT_FORMAT = 2  # 2: one file of page-aligned arrays (lexical, text hashes, vectors)
 _ALIGN = 4096
 _TAIL = struct.Struct("<Q8s")  # footer length, magic
 
 
-class SnapshotError(ValueError):
+class SnapshotError(RecallError, ValueError):
     """A snapshot file that cannot be used (the caller rebuilds)."""
 
 

@@ -151,3 +151,26 @@ def test_vector_index_over_mapped_rows_adds_and_removes_without_copying(tmp_path
             a, b = mapped.search(q, 10), plain.search(q, 10)
             assert a.ids == b.ids and np.allclose(a.scores, b.scores)
     assert "e005" not in mapped.search(m[5], 300).ids
+
+
+async def test_the_old_format_snapshot_file_is_removed_when_the_new_one_is_written(store, make_service):
+    await _seed(store)
+    legacy = store.path.with_name(store.path.name + ".recall.npz")
+    legacy.write_bytes(b"format 1")
+    svc = await make_service(snapshot_min_entries=1)
+    assert svc.open_report.source == "rebuild"
+    assert snapshot_path(store.path).exists() and not legacy.exists()
+
+
+async def test_a_read_only_store_gets_no_snapshot_written(store, make_service):
+    from engine.store import Store
+
+    await _seed(store)
+    ro = await Store.open(store.path, read_only=True)
+    try:
+        svc = await make_service(snapshot_min_entries=1, store_=ro)
+        assert svc.open_report.source == "rebuild" and len(svc.lexical) == len(FACTS)
+        await svc.close()
+        assert not snapshot_path(store.path).exists()
+    finally:
+        await ro.close()
