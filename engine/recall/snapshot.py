@@ -18,6 +18,7 @@ none, never half of one.
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import struct
 from pathlib import Path
@@ -168,30 +169,35 @@ def read_snapshot(path: Path) -> Optional[Snapshot]:
     return Snapshot(path, footer.get("meta", {}), arrays)
 
 
+def gather_rows(array: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """array[rows], read from the file (pread) when array is a mapped 2-D array: the
+    rows land in a private buffer and nothing else of the file becomes resident. A
+    fancy index on the map itself faulted in whole page-cache folios here (114
+    scattered float32 rows of 100k made 117 of its 146 MB resident)."""
+    filename = getattr(array, "filename", None)
+    if not isinstance(array, np.memmap) or not isinstance(array.base, mmap.mmap) or filename is None or array.ndim != 2:
+        return array[rows]  # not a whole mapped array as read_snapshot made it
+    out = np.empty((len(rows), array.shape[1]), array.dtype)
+    size = out.strides[0]
+    base = array.offset
+    fd = os.open(filename, os.O_RDONLY)
+    try:
+        view = memoryview(out).cast("B")
+        for j, r in enumerate(np.asarray(rows).tolist()):
+            if os.preadv(fd, [view[j * size : (j + 1) * size]], base + r * size) != size:
+                raise SnapshotError(f"{filename}: short read")
+    finally:
+        os.close(fd)
+    return out
+
+
 def release_pages(array: np.ndarray) -> None:
     """Drop a memory-mapped array's pages from this process's resident set (they stay
     in the page cache): after copying a large mapped array through, so the copy does
-    not count the whole file as resident."""
+    not count the whole file as resident. A hint: ignored where unsupported."""
     mm = getattr(array, "_mmap", None)
-    if mm is None:
-        base = getattr(array, "base", None)
-        mm = getattr(base, "_mmap", None) if base is not None else None
     if mm is not None and hasattr(mm, "madvise"):
-        import mmap
-
         try:
             mm.madvise(mmap.MADV_DONTNEED)
         except (OSError, ValueError):
             pass
-
-
-def encode_strings(values: list[str]) -> np.ndarray:
-    """A list of strings as one uint8 array (JSON), for a snapshot."""
-    return np.frombuffer(json.dumps(values, ensure_ascii=False).encode(), np.uint8)
-
-
-def decode_strings(array: np.ndarray) -> list[str]:
-    values = json.loads(bytes(array).decode())
-    if not isinstance(values, list):
-        raise SnapshotError("a string list is not a list")
-    return values

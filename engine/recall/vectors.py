@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import RecallError
 from .lexical import SUPERSEDED
-from .snapshot import release_pages
+from .snapshot import gather_rows, release_pages
 from .topk import stable_top_k
 
 TORCH_MIN_ROWS = 256  # below this a full numpy scan is trivially cheap
@@ -97,10 +97,10 @@ class VectorIndex:
         """The float32 rows at these indexes (a fancy-index copy: only they are read)."""
         nb = self._nb
         if len(rows) and rows.max() < nb:
-            return self._b32[rows]
+            return gather_rows(self._b32, rows)
         out = np.empty((len(rows), self.dim), np.float32)
         inb = rows < nb
-        out[inb] = self._b32[rows[inb]]
+        out[inb] = gather_rows(self._b32, rows[inb])
         out[~inb] = self._d32[rows[~inb] - nb]
         return out
 
