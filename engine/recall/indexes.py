@@ -86,6 +86,10 @@ class RecallIndexes:
         self.lock = asyncio.Lock()
         self.sync_lock = asyncio.Lock()
 
+    def release(self) -> None:
+        """Forget the loaded indexes (at close): the next open loads them again."""
+        self.lexical, self.vectors, self.hashes = LexicalIndex(), None, {}
+
     async def locked(self, make_future):
         """Run a thread job under the index lock, holding the lock until the job has
         really finished even if the caller is cancelled (search-as-you-type cancels a
@@ -357,10 +361,6 @@ class RecallIndexes:
             await queue_reembed(self.store, stale)
         return len(stale)
 
-    def _vectors_behind(self) -> bool:
-        """Whether vectors were added or removed since the snapshot was written or read."""
-        return self.vectors is not None and self.vectors.changes != self._vector_changes_saved
-
     def _lexical_arrays(self) -> dict[str, np.ndarray]:
         arrays = self.lexical.to_arrays()
         ids = self.lexical.ids()
@@ -396,7 +396,9 @@ class RecallIndexes:
 
     async def save_snapshot(self):
         """Rewrite the snapshot (atomically) if the indexes changed since the last one."""
-        if self.store.read_only or not (self.changes_since_snapshot or self._vectors_behind()):
+        # vectors added or removed since the snapshot was written or read count too
+        vectors_behind = self.vectors is not None and self.vectors.changes != self._vector_changes_saved
+        if self.store.read_only or not (self.changes_since_snapshot or vectors_behind):
             return None
         async with self.sync_lock:  # the watermark and the index must describe the same moment
             self.changes_since_snapshot = 0

@@ -357,8 +357,8 @@ class RecallService:
         }
 
     async def close(self, release_models: bool = True) -> None:
-        """Stop background work and save the snapshot if worthwhile; release the model
-        worker threads unless the embedder is shared (release_models=False)."""
+        """Stop background work, save the snapshot if worthwhile and drop the indexes;
+        release the model worker threads unless the embedder is shared (release_models=False)."""
         for task in list(self._tasks):
             if task is not self.backfill.task:
                 try:
@@ -368,6 +368,8 @@ class RecallService:
         await self.backfill.stop()
         if len(self.lexical) >= self._snapshot_min:
             await self.save_snapshot()
+        self.indexes.release()  # a million memories' indexes are gigabytes; a later call reopens
+        self._opened = False
         if release_models:
             self.embedder.close()
             for rr in self._rerankers.values():

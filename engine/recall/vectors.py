@@ -184,7 +184,7 @@ class VectorIndex:
         self._d32 = np.zeros((16, self.dim), np.float32)
         self._d16, self._nd = None, 0
         self._ids = list(ids)
-        self._row = {d: i for i, d in enumerate(self._ids)}
+        self._row = dict(zip(self._ids, range(n)))
         self._flags = np.zeros(max(16, n), np.uint8)
         if flags is not None:
             self._flags[:n] = flags

@@ -174,3 +174,13 @@ async def test_a_read_only_store_gets_no_snapshot_written(store, make_service):
         assert not snapshot_path(store.path).exists()
     finally:
         await ro.close()
+
+
+async def test_close_drops_the_indexes_and_a_later_recall_reopens_them(store, make_service):
+    await _seed(store)
+    svc = await make_service(snapshot_min_entries=1)
+    await svc.embed_pending()
+    want = [(h.id, h.bm25.score) for h in (await svc.recall("grape fig")).results]
+    await svc.close(release_models=False)
+    assert len(svc.lexical) == 0 and svc.vectors is None  # nothing of a large index stays in memory
+    assert [(h.id, h.bm25.score) for h in (await svc.recall("grape fig")).results] == want
