@@ -11,13 +11,13 @@ import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, Protocol
 
 import numpy as np
 
 from ..models import Episode, to_iso
 from ..store import EPISODE_COLUMNS, row_to_episode
-from .embedder import EmbeddingTimeout
+from .embedder import Embedder, EmbeddingTimeout
 from .lexical import LexicalIndex
 from .pipeline import prepare_query
 from .results import Notice, RecallInputError
@@ -25,8 +25,13 @@ from .tokenize import index_tokens
 from .topk import stable_top_k
 from .vectors import decode_rows, encode_vector
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .service import RecallService
+
+class EpisodeHost(Protocol):
+    """What episode search needs of the recall service (named here so this module
+    does not import the service back)."""
+
+    embedder: Embedder
+    settings: Any
 
 
 def _hash(text: str) -> bytes:
@@ -68,7 +73,7 @@ def _aware(value: Optional[datetime]) -> Optional[datetime]:
 
 
 class EpisodeIndex:
-    def __init__(self, store, service: "RecallService"):
+    def __init__(self, store, service: EpisodeHost):
         self.store = store
         self.service = service
         self._vectors: dict[str, tuple[bytes, np.ndarray]] = {}  # id -> (summary hash, unit vector)

@@ -1,0 +1,203 @@
+"""The recall snapshot `<db>.recall.snap`: a cache of the recall indexes that makes
+reopening a large store fast, read back memory-mapped.
+
+Layout: named arrays, each at a page-aligned offset, then a JSON footer (names,
+dtypes, shapes, offsets and the caller's meta), its length (8 bytes) and a magic
+tag. Arrays are written one after another (a large one in chunks, so writing one
+never needs it whole in memory) and read back as read-only `np.memmap`s: opening
+costs a footer parse, pages load as the scans touch them, and an accidental write
+into a mapped array raises instead of changing the file.
+
+It is a cache: `read_snapshot` refuses (SnapshotError, which the caller logs before
+rebuilding) a file that is truncated, has another magic or format, a footer that
+does not parse, or an array that would reach past the end of the file. The write
+goes to a temporary file renamed into place, so a crash leaves the old snapshot or
+none, never half of one.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import struct
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+import numpy as np
+
+from ..errors import RecallError
+
+MAGIC = b"ECHORSNP"
+SNAPSHOT_FORMAT = 2  # 2: one file of page-aligned arrays (lexical, text hashes, vectors)
+_ALIGN = 4096
+_TAIL = struct.Struct("<Q8s")  # footer length, magic
+
+
+class SnapshotError(RecallError, ValueError):
+    """A snapshot file that cannot be used (the caller rebuilds)."""
+
+
+def snapshot_path(db_path: os.PathLike | str) -> Path:
+    p = Path(db_path)
+    return p.with_name(p.name + ".recall.snap")
+
+
+class SnapshotWriter:
+    """Write arrays to a new snapshot; `finish(meta)` makes it visible atomically.
+
+    with SnapshotWriter(path) as w:
+        w.add("lex_dptr", dptr)
+        w.add_chunks("vec_f32", np.float32, (dim,), chunks)
+        w.finish({"seq": 12})
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.tmp = path.with_name(path.name + ".tmp")
+        self._f = open(self.tmp, "wb")
+        self._entries: dict[str, dict[str, Any]] = {}
+        self._done = False
+        self._open: dict[str, Any] = {}
+
+    def __enter__(self) -> "SnapshotWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self._f.closed:
+            self._f.close()
+        if not self._done:
+            self.tmp.unlink(missing_ok=True)
+
+    def _pad(self) -> int:
+        pos = self._f.tell()
+        gap = -pos % _ALIGN
+        if gap:
+            self._f.write(b"\0" * gap)
+        return pos + gap
+
+    def add(self, name: str, array: np.ndarray) -> None:
+        array = np.ascontiguousarray(array)
+        self.add_chunks(name, array.dtype, array.shape[1:], [array])
+
+    def add_chunks(self, name: str, dtype, row_shape: tuple, chunks: Iterable[np.ndarray]) -> None:
+        """One array written as consecutive row blocks (none of them kept)."""
+        self.begin(name, dtype, row_shape)
+        for chunk in chunks:
+            self.write(chunk)
+        self.end()
+
+    def begin(self, name: str, dtype, row_shape: tuple) -> None:
+        """Start an array whose row blocks follow through write(); end() closes it."""
+        self._open = {"name": name, "dtype": np.dtype(dtype), "row_shape": tuple(row_shape), "rows": 0}
+        self._open["offset"] = self._pad()
+
+    def write(self, chunk: np.ndarray) -> None:
+        spec = self._open
+        chunk = np.ascontiguousarray(chunk, spec["dtype"])
+        if chunk.shape[1:] != spec["row_shape"]:
+            raise ValueError(f"snapshot array {spec['name']}: rows of shape {chunk.shape[1:]}, expected {spec['row_shape']}")
+        self._f.write(chunk.tobytes() if not chunk.flags.c_contiguous else chunk.data)
+        spec["rows"] += len(chunk)
+
+    def end(self) -> None:
+        spec = self._open
+        self._entries[spec["name"]] = {
+            "dtype": spec["dtype"].str,
+            "shape": [spec["rows"], *spec["row_shape"]],
+            "offset": spec["offset"],
+        }
+
+    def finish(self, meta: dict[str, Any]) -> Path:
+        footer = json.dumps({"format": SNAPSHOT_FORMAT, "meta": meta, "arrays": self._entries}).encode()
+        self._f.write(footer)
+        self._f.write(_TAIL.pack(len(footer), MAGIC))
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self._f.close()
+        os.replace(self.tmp, self.path)
+        self._done = True
+        return self.path
+
+
+class Snapshot:
+    """A snapshot's meta and its arrays, memory-mapped read-only."""
+
+    def __init__(self, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]):
+        self.path, self.meta, self.arrays = path, meta, arrays
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.arrays
+
+
+def read_snapshot(path: Path) -> Optional[Snapshot]:
+    """The snapshot at path (None if there is none); SnapshotError if it is unusable."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return None
+    if size < _TAIL.size:
+        raise SnapshotError(f"truncated ({size} bytes)")
+    with open(path, "rb") as f:
+        f.seek(size - _TAIL.size)
+        length, magic = _TAIL.unpack(f.read(_TAIL.size))
+        if magic != MAGIC:
+            raise SnapshotError("not a recall snapshot (or truncated)")
+        if length > size - _TAIL.size:
+            raise SnapshotError("footer length past the start of the file")
+        f.seek(size - _TAIL.size - length)
+        try:
+            footer = json.loads(f.read(length))
+        except ValueError as exc:
+            raise SnapshotError(f"footer does not parse: {exc}") from None
+    if footer.get("format") != SNAPSHOT_FORMAT:
+        raise SnapshotError(f"format {footer.get('format')!r}, expected {SNAPSHOT_FORMAT}")
+    end = size - _TAIL.size - length
+    arrays: dict[str, np.ndarray] = {}
+    for name, spec in footer["arrays"].items():
+        dtype, shape, offset = np.dtype(spec["dtype"]), tuple(spec["shape"]), int(spec["offset"])
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if offset < 0 or offset + nbytes > end:
+            raise SnapshotError(f"array {name} reaches past the end of the file")
+        if nbytes == 0:
+            arrays[name] = np.zeros(shape, dtype)
+        else:
+            arrays[name] = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+    return Snapshot(path, footer.get("meta", {}), arrays)
+
+
+def gather_rows(array: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """array[rows], read from the file (pread) when array is a mapped 2-D array: the
+    rows land in a private buffer and nothing else of the file becomes resident. A
+    fancy index on the map itself faulted in whole page-cache folios here (114
+    scattered float32 rows of 100k made 117 of its 146 MB resident)."""
+    filename = getattr(array, "filename", None)
+    if not isinstance(array, np.memmap) or not isinstance(array.base, mmap.mmap) or filename is None or array.ndim != 2:
+        return array[rows]  # not a whole mapped array as read_snapshot made it
+    out = np.empty((len(rows), array.shape[1]), array.dtype)
+    size = out.strides[0]
+    base = array.offset
+    fd = os.open(filename, os.O_RDONLY)
+    try:
+        view = memoryview(out).cast("B")
+        for j, r in enumerate(np.asarray(rows).tolist()):
+            if os.preadv(fd, [view[j * size : (j + 1) * size]], base + r * size) != size:
+                raise SnapshotError(f"{filename}: short read")
+    finally:
+        os.close(fd)
+    return out
+
+
+def release_pages(array: np.ndarray) -> None:
+    """Drop a memory-mapped array's pages from this process's resident set (they stay
+    in the page cache): after copying a large mapped array through, so the copy does
+    not count the whole file as resident. A hint: ignored where unsupported."""
+    mm = getattr(array, "_mmap", None)
+    if mm is not None and hasattr(mm, "madvise"):
+        try:
+            mm.madvise(mmap.MADV_DONTNEED)
+        except (OSError, ValueError):
+            pass
