@@ -16,8 +16,6 @@ ENTRY_COLUMNS = (
 ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
 # Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
 COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
-INSERT_ENTRY = f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * len(ENTRY_FIELDS))})"
-UPDATE_ENTRY = f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1:])} WHERE id=?"
 
 
 def entry_to_row(e: MemoryEntry) -> tuple:

@@ -34,8 +34,6 @@ from .rows import (
     ENTRY_COLUMNS,
     ENTRY_FIELDS,
     EPISODE_COLUMNS,
-    INSERT_ENTRY,
-    UPDATE_ENTRY,
     entry_to_row,
     row_to_entry,
     row_to_episode,
@@ -260,6 +258,9 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
+# the row writers' SQL: only the store writes rows, and only the gate calls it
+_INSERT_ENTRY = f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * len(ENTRY_FIELDS))})"
+_UPDATE_ENTRY = f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1:])} WHERE id=?"
 
 
 def _check_sqlite_file(path: Path) -> None:
@@ -500,13 +501,13 @@ class Store:
     # ---- writes (call inside transaction()) ----------------------------------------
     @staticmethod
     async def insert_entry(conn, entry: MemoryEntry) -> None:
-        await conn.execute(INSERT_ENTRY, entry_to_row(entry))
+        await conn.execute(_INSERT_ENTRY, entry_to_row(entry))
         await Store.log_change(conn, entry.id, "insert")
 
     @staticmethod
     async def update_entry(conn, entry: MemoryEntry) -> None:
         row = entry_to_row(entry)
-        await conn.execute(UPDATE_ENTRY, row[1:] + (row[0],))
+        await conn.execute(_UPDATE_ENTRY, row[1:] + (row[0],))
         await Store.log_change(conn, entry.id, "update")
 
     @staticmethod
@@ -516,9 +517,9 @@ class Store:
         if deletes:
             await conn.executemany("DELETE FROM entries WHERE id=?", [(i,) for i in deletes])
         if inserts:
-            await conn.executemany(INSERT_ENTRY, inserts)
+            await conn.executemany(_INSERT_ENTRY, inserts)
         if updates:
-            await conn.executemany(UPDATE_ENTRY, [row[1:] + (row[0],) for row in updates])
+            await conn.executemany(_UPDATE_ENTRY, [row[1:] + (row[0],) for row in updates])
 
     @staticmethod
     async def delete_entry(conn, entry_id: str) -> None:
