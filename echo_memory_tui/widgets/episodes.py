@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Input, Static
 from engine import EpisodeQuery, InvalidValue, parse_episode_filter
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..format import age, ago, bar
 
 
@@ -178,7 +179,7 @@ class EpisodesView(Widget):
             episodes = await service.episodes(q.session, q.entity, q.since, q.until, q.text, 500)
             sessions = await service.list_sessions()
             runs = await service.runs(limit=20)
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(self.Loaded(None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Loaded(EpisodesData(episodes, sessions, runs)))
@@ -292,7 +293,7 @@ class EpisodesView(Widget):
     async def _load_facts(self, episode_id: str) -> None:
         try:
             facts = await self.app.consolidation().episode_facts(episode_id)
-        except Exception:
+        except ENGINE_FAILURES:
             facts = []
         self.post_message(self.FactsLoaded(episode_id, facts))
 

@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 from engine import InvalidValue, MemoryEntry, MemoryTier, parse_entry_filter
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..messages import EntryHighlighted, TierSelected
 from .browser import EntryBrowser, describe_filter
 from .detail import EntryDetail
@@ -266,7 +267,7 @@ class MemoryView(Widget):
     async def _mark_all(self, flt: Any) -> None:
         try:
             entries = await self.app.retry_busy(lambda: self.app.engine.list_entries(flt, limit=MAX_MARKED + 1))
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.app.notify(f"{type(exc).__name__}: {exc}", title="Mark all", severity="error")
             return
         if len(entries) > MAX_MARKED:
