@@ -32,6 +32,8 @@ class UndoStep:
 
 
 class CurationMixin(EngineCore):
+    """Undo, tags and contradiction decisions, for the app."""
+
     # ---- undo, for the app's undo list (issue 9) -------------------------------------------
     async def undo_snapshot(self, entry_ids: Iterable[str]) -> list[MemoryEntry]:
         """Before a write: the entries it may change, as they are now, with their chain

@@ -29,6 +29,8 @@ class JobRun:
 
 
 class JobsMixin(EngineCore):
+    """Long work a caller can follow and stop."""
+
     # ---- long work with progress and cancel: decay preview and apply (issue 9) -------------
     async def decay_preview(
         self, progress: Optional[ProgressFn] = None, cancelled: Optional[CancelFn] = None, page: int = DECAY_PAGE

@@ -54,6 +54,8 @@ class RecallHistory:
 
 
 class RecallMixin(EngineCore):
+    """Recall, the recall log and relevance judgments."""
+
     async def recall(
         self,
         query: str,

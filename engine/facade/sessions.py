@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 
 class SessionsMixin(EngineCore):
+    """The WORKING tier and session messages."""
+
     # ---- WORKING tier and core snapshot -------------------------------------------
     async def remember_working(
         self,

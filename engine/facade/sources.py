@@ -81,6 +81,8 @@ class StoreChange:
 
 
 class SourcesMixin(EngineCore):
+    """Origins, recent writers and live changes, for the browser and the status line."""
+
     # ---- live changes from other processes -----------------------------------------
     async def watch_changes(self, stop_event: Optional[asyncio.Event] = None) -> AsyncIterator[StoreChange]:
         """Yield a StoreChange each time another connection commits to this store.

@@ -86,6 +86,8 @@ def import_place(where: dict) -> str:
 
 
 class TransferMixin(EngineCore):
+    """Export and gated import."""
+
     # ---- export / import -----------------------------------------------------------
     async def export_jsonl(self, path: str | os.PathLike) -> int:
         """Every entry, oldest version first, one JSON object a line, then the relevance
