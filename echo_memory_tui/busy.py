@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Awaitable, Callable, Optional, TypeVar
 
+from .failures import ENGINE_FAILURES
+
 T = TypeVar("T")
 
 BUSY_WORDS = ("database is locked", "database is busy", "database table is locked")
@@ -30,7 +32,7 @@ async def retry_busy(call: Callable[[], Awaitable[T]], on_busy: Callable[[int], 
     for attempt, delay in enumerate(BACKOFF_S, start=1):
         try:
             return await call()
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             if not is_busy(exc):
                 raise
             on_busy(attempt)

@@ -465,8 +465,33 @@ def read_text_arg(value: str, limit: Optional[int] = None) -> str:
 
 
 # ---- parser ----------------------------------------------------------------------------
+AddCommand = Callable[..., argparse.ArgumentParser]  # add(name, handler, help) -> the command's parser
+ID = "entry id, or its first 8 characters (as list prints them)"
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command tree: global options, then each group of commands in the
+    order `--help` lists them, then the extensions' (consolidation, recall, bridge)."""
     parser = argparse.ArgumentParser(prog="echo-memory", description="Inspect and curate an AI agent's long-term memory.")
+    _add_global_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, handler, help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.set_defaults(handler=handler)
+        return p
+
+    _add_read_commands(add)
+    _add_write_commands(add)
+    _add_file_commands(add)
+    add_judgments_parser(add)
+    for module in EXTENSIONS:
+        importlib.import_module(module).register(add)
+    return parser
+
+
+def _add_global_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None, help="store file (default: $ECHO_MEMORY_DB or the user data dir)")
     parser.add_argument("--config", type=Path, default=None, help="TOML config (default: the user config dir)")
     parser.add_argument("--read-only", action="store_true", help="open the store read-only")
@@ -476,22 +501,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="make a new empty store at the --db path if there is none (without it a path with no "
         "store is refused, so a typo never makes an empty store; demo and import create theirs)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def add(name: str, handler, help_: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_)
-        p.add_argument("--json", action="store_true", help="machine-readable output")
-        p.set_defaults(handler=handler)
-        return p
 
-    ID = "entry id, or its first 8 characters (as list prints them)"
-    tiers, types, sources = (", ".join(m.label for m in enum) for enum in (MemoryTier, MemoryType, ProvenanceLevel))
+def _labels(enum) -> str:
+    return ", ".join(m.label for m in enum)
+
+
+def _add_read_commands(add: AddCommand) -> None:
+    """demo, stats, list, show."""
     add("demo", cmd_demo, "fill a new store with the demo data")
     add("stats", cmd_stats, "counts per tier, type, provenance")
     p = add("list", cmd_list, "list entries")
-    p.add_argument("--tier", help=f"only this tier: {tiers}")
-    p.add_argument("--type", help=f"only this type: {types}")
-    p.add_argument("--source", help=f"only this provenance: {sources}")
+    p.add_argument("--tier", help=f"only this tier: {_labels(MemoryTier)}")
+    p.add_argument("--type", help=f"only this type: {_labels(MemoryType)}")
+    p.add_argument("--source", help=f"only this provenance: {_labels(ProvenanceLevel)}")
     p.add_argument("--pinned", action="store_true", help="only pinned entries")
     p.add_argument("--text", help="only entries whose key or content contains TEXT (case-insensitive)")
     p.add_argument("--tag", help="only entries with this tag (case-insensitive)")
@@ -500,6 +523,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--limit", type=positive_int, default=None, help="at most N entries (a whole number >= 1)")
     add("show", cmd_show, "one entry with decay and audit trail").add_argument("id", help=ID)
+
+
+def _add_write_commands(add: AddCommand) -> None:
+    """add, pin, unpin, archive, restore, purge, decay: each through the gate."""
     p = add("add", cmd_add, "write an entry through the gate")
     p.add_argument("--key", required=True, help="the fact's name, e.g. user/editor (one key, one fact)")
     p.add_argument("--content", required=True, help="text, or - for stdin")
@@ -518,7 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--source",
         default="model_inferred",
         choices=[s.label for s in ProvenanceLevel],
-        help="provenance, lowest to highest: " + sources + " (default: model_inferred)",
+        help="provenance, lowest to highest: " + _labels(ProvenanceLevel) + " (default: model_inferred)",
     )
     p.add_argument("--tags", default="", help="comma-separated tags, e.g. python,ci")
     p.add_argument("--importance", type=float, default=0.5, help="0.0 to 1.0 (default 0.5): higher decays later and ranks higher")
@@ -536,6 +563,10 @@ def build_parser() -> argparse.ArgumentParser:
     add("decay", cmd_decay, "archive entries whose effective importance fell under the threshold").add_argument(
         "--dry-run", action="store_true", help="list what would be archived, archive nothing"
     )
+
+
+def _add_file_commands(add: AddCommand) -> None:
+    """scan, export, import, working, audit: text and files in and out."""
     p = add("scan", None, "run the write scanner on TEXT or on JSON lines from stdin")
     p.add_argument("text", nargs="?", help="the text to scan (or use --jsonl)")
     p.add_argument(
@@ -564,10 +595,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--id", help="only records about this entry: " + ID)
     p.add_argument("--action", help="only this action, e.g. write, pin, archive, restore, purge, reject, undo")
     p.add_argument("--limit", type=positive_int, default=100, help="at most N records, newest first (default 100)")
-    add_judgments_parser(add)
-    for module in EXTENSIONS:
-        importlib.import_module(module).register(add)
-    return parser
 
 
 async def run_with_engine(args, settings: Settings) -> int:

@@ -5,10 +5,14 @@ LookupError), so older `except ValueError` clauses still mean the same."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, Protocol
 
-if TYPE_CHECKING:
-    from .models import ScanResult
+
+class Reported(Protocol):
+    """What a refusal carries to explain itself (the scanner's ScanResult): the errors
+    sit below the models, so they name the shape, not the class."""
+
+    def to_dict(self) -> dict[str, Any]: ...
 
 
 class EchoMemoryError(Exception):
@@ -26,7 +30,7 @@ class ConfigError(EchoMemoryError, ValueError):
 class WriteRejected(EchoMemoryError):
     """A write the gate refused: scanner, provenance guard, or a state rule."""
 
-    def __init__(self, reason: str, message: str, scan: Optional[ScanResult] = None, **detail: Any):
+    def __init__(self, reason: str, message: str, scan: Optional[Reported] = None, **detail: Any):
         super().__init__(message)
         self.reason = reason
         self.message = message

@@ -5,100 +5,53 @@ provenance guard, versioning, and the audit record, each change one transaction.
 A refusal raises WriteRejected, is audited, and changes nothing else. Writes of
 entries are decided against a Batch (engine/gate_bulk.py) and land set-based, so
 one entry and an import of thousands take the same path, one transaction per
-batch. Longer than the usual module: it is the whole rulebook of the write path."""
+batch. Here: content writes (scanner, guard, versioning) and pin, archive and
+restore; WriteGate also takes in gate_base.py (outcomes, shape check, audit),
+gate_retention.py (purge, decay, episode retention) and gate_versions.py
+(supersede, reinstate, unmerge, undo)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
-from typing import Any, Callable, Iterable, Optional
+from dataclasses import replace
+from typing import Callable, Iterable, Optional
 
 from .actors import Actor, AnyActor
-from .config import Settings
-from .decay import below_threshold
 from .errors import EntryNotFound, WriteRejected
 from .fields import (
-    AUDIT_EXCERPT_CHARS,
     MAX_ENTITIES,
     MAX_KEY_CHARS,
     MAX_SUMMARY_CHARS,
-    MAX_TAG_CHARS,
-    MAX_TAGS,
-    excerpt,
-    require_str,
     validate_content,
     validate_id,
-    validate_key,
     validate_name,
     validate_session_key,
-    validate_tags,
 )
+from .gate_base import DecayChange, GateBase, WriteOutcome, provenance_guard, validate_shape
 from .gate_bulk import Batch
+from .gate_retention import RetentionWrites
+from .gate_versions import VersionWrites
 from .models import (
-    MAX_COUNT,
     Episode,
     InvalidValue,
     MemoryEntry,
     MemoryTier,
-    MemoryType,
     ProvenanceLevel,
     ScanResult,
     new_id,
     to_iso,
-    utcnow,
     validate_importance,
 )
-from .scanner import MAX_CONTENT_CHARS, scan_many, scan_memory_content
-from .store import ENTRY_COLUMNS, EPISODE_COLUMNS, Store, row_to_entry, row_to_episode
+from .scanner import scan_many, scan_memory_content
+from .store import Store
 
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
 # a hop to a worker thread would cost more than the checks.
 INLINE_CHECKS = 8
 # A large batch's texts are scanned in this many processes at once (scan_many).
 SCAN_PROCESSES = min(2, os.cpu_count() or 1)
-
-
-def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
-    """The spec's guard: a lower-credibility source never overwrites a higher one."""
-    if incoming.source.value >= existing.source.value:
-        return True
-    return False
-
-
-@dataclass
-class WriteOutcome:
-    action: str  # created | replaced | unchanged | updated
-    entry: MemoryEntry
-    replaced: Optional[MemoryEntry] = None
-    changed: list[MemoryEntry] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        out = self.entry.to_dict()
-        out["action"] = self.action
-        if self.replaced is not None:
-            out["replaced_id"] = self.replaced.id
-        return out
-
-
-@dataclass
-class DecayChange:
-    entry: MemoryEntry
-    effective_importance: float
-    action: str  # archive
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": self.entry.id,
-            "key": self.entry.key,
-            "type": self.entry.type.label,
-            "tier": self.entry.tier.label,
-            "importance": self.entry.importance,
-            "effective_importance": round(self.effective_importance, 6),
-            "action": self.action,
-        }
 
 
 def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
@@ -121,33 +74,8 @@ def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan
     return scan_texts(*entry_texts(entry), scan=scan)
 
 
-def validate_shape(entry: MemoryEntry) -> None:
-    """Every stored string of an entry, by type, length and grammar (engine/fields.py);
-    content is measured first, so an oversize text costs nothing more. Content over
-    the limit is left to the scanner, which refuses it as too_large (audited)."""
-    if not (isinstance(entry.content, str) and len(entry.content) > MAX_CONTENT_CHARS):
-        validate_content(entry.content)
-    validate_key(entry.key)
-    validate_tags(entry.tags)
-    if entry.source_session:
-        validate_session_key(entry.source_session, "source_session")
-    else:
-        require_str(entry.source_session, "source_session")
-    validate_id(entry.id)
-    validate_id(entry.embedding_id, "embedding_id", optional=True)
-    validate_id(entry.episode_id, "episode_id", optional=True)
-    if entry.superseded_by is not None:
-        validate_id(entry.superseded_by, "superseded_by")
-    validate_importance(entry.importance)
-
-
-class WriteGate:
+class WriteGate(RetentionWrites, VersionWrites, GateBase):
     """Owns every mutation of entries. Callers get WriteOutcome or WriteRejected."""
-
-    def __init__(self, store: Store, settings: Settings, clock: Callable[[], datetime] = utcnow):
-        self.store = store
-        self.settings = settings
-        self.clock = clock
 
     # ---- content writes ------------------------------------------------------------
     async def write(self, incoming: MemoryEntry, actor: AnyActor, reason: str = "") -> WriteOutcome:
@@ -291,27 +219,6 @@ class WriteGate:
                 incoming_source=incoming.source.label,
             )
 
-    @staticmethod
-    def cap_source(entry: MemoryEntry, actor: Actor) -> MemoryEntry:
-        """An actor stores at most its own provenance, whatever the entry claims (an
-        agent's "user_stated" is model_inferred), and a pin only if it may pin; the
-        audit record shows what landed."""
-        capped, pinned = actor.cap(entry.source), entry.pinned and actor.may_pin
-        return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped, pinned=pinned)
-
-    @staticmethod
-    def _refuse_other_type(batch: Batch, entry: MemoryEntry) -> None:
-        """A key names one fact: while one type holds it live, the other type may not,
-        so a prompt never shows two current values for one key."""
-        holder = batch.other_type_holder(entry)
-        if holder is not None:
-            kind = holder.type.value
-            raise WriteRejected(
-                "key_taken",
-                f"{entry.key!r} is already a {kind} memory ({holder.id}); write it as type {kind}, or archive that entry first",
-                existing_id=holder.id,
-            )
-
     def _place(
         self,
         batch: Batch,
@@ -372,17 +279,6 @@ class WriteGate:
         self._note(batch, "supersede", actor, old.id, reason, {"superseded_by": new.id})
         return WriteOutcome("replaced", new, replaced=old, changed=[new, old])
 
-    def _note(
-        self, batch: Batch, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None
-    ) -> None:
-        """An audit record, written when the batch flushes."""
-        batch.audit(action, str(actor), entry_id, reason, detail, self.clock())
-
-    async def _audit(
-        self, conn, action: str, actor: AnyActor, entry_id: Optional[str], reason: str = "", detail: Optional[dict] = None
-    ) -> None:
-        await Store.audit(conn, action, str(actor), entry_id, reason, detail, at=self.clock())
-
     @staticmethod
     def _scan_or_reject(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> None:
         result = scan_entry_text(entry, scan)
@@ -395,58 +291,7 @@ class WriteGate:
                 scan=result,
             )
 
-    async def _audit_rejection(self, conn, exc: WriteRejected, entry: MemoryEntry, actor: AnyActor) -> None:
-        await self._audit(conn, "reject", actor, *self._rejection(exc, entry))
-
-    @staticmethod
-    def _rejection(exc: WriteRejected, entry: MemoryEntry) -> tuple[Optional[str], str, dict]:
-        """(entry id, reason, detail) of a refusal's audit record. The log keeps what was
-        blocked, with why, for the quarantine view: the start of the text with its
-        length and sha256, never a whole oversize refusal."""
-        content = excerpt(entry.content)
-        return (
-            exc.detail.get("existing_id"),
-            exc.reason,
-            {
-                "key": entry.key[:MAX_KEY_CHARS],
-                "type": entry.type.label,
-                "source": entry.source.label,
-                "content": content.pop("excerpt"),
-                "content_length": content["length"],
-                "content_sha256": content["sha256"],
-                "message": exc.message[:AUDIT_EXCERPT_CHARS],
-                "scan": exc.scan.to_dict() if exc.scan else None,
-            },
-        )
-
-    async def refuse_unless_person(self, actor: AnyActor, action: str, target: Optional[str] = None) -> Actor:
-        """Person-only actions (restore, resolve, merge, undo, purge): anyone else is
-        refused, and the attempt is audited."""
-        actor = Actor.parse(actor)
-        if actor.is_person:
-            return actor
-        exc = WriteRejected(
-            "person_required",
-            f"{action} needs a person; {actor.name!r} is {'an' if actor.kind.value[0] in 'aeiou' else 'a'} {actor.kind.value}",
-            actor=actor.name,
-            actor_kind=actor.kind.value,
-        )
-        async with self.store.transaction() as conn:
-            await self._audit(conn, "reject", actor, target, exc.reason, {"action": action, "message": exc.message})
-        raise exc
-
     # ---- state changes -------------------------------------------------------------
-    async def _load(self, conn, entry_id: str) -> MemoryEntry:
-        async with conn.execute(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,)) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            raise EntryNotFound(entry_id)
-        return row_to_entry(row)
-
-    @staticmethod
-    async def _exists(conn, entry_id: str) -> bool:
-        async with conn.execute("SELECT 1 FROM entries WHERE id=?", (entry_id,)) as cur:
-            return await cur.fetchone() is not None
 
     async def _check_actor_may_archive(self, entry_id: str, actor: AnyActor) -> None:
         """An actor may archive only what it could have written."""
@@ -554,193 +399,6 @@ class WriteGate:
         self._scan_or_reject(incoming)
         return await self._place_in(conn, incoming, actor, f"restore of version {entry.version} ({entry.id})")
 
-    async def head_of(self, entry: MemoryEntry) -> MemoryEntry:
-        """Follow superseded_by to the newest version."""
-        seen = {entry.id}
-        current = entry
-        while current.superseded_by is not None:
-            nxt = await self.store.get_entry(current.superseded_by)
-            if nxt is None or nxt.id in seen:
-                break
-            seen.add(nxt.id)
-            current = nxt
-        return current
-
-    async def drop_working(self, entry_ids: Iterable[str], actor: AnyActor, reason: str) -> None:
-        """Remove WORKING rows (evicted from the ring buffer, or consolidated at session end)."""
-        async with self.store.transaction() as conn:
-            for entry_id in entry_ids:
-                cur = await conn.execute("DELETE FROM entries WHERE id=? AND tier='working'", (entry_id,))
-                if cur.rowcount:
-                    await Store.log_change(conn, entry_id, "delete")
-                    await self._audit(conn, "drop_working", actor, entry_id, reason)
-
-    async def purge(self, entry_id: str, actor: AnyActor) -> WriteOutcome:
-        """Delete an archived entry for good, splicing any version pointing at it (a person only)."""
-        actor = await self.refuse_unless_person(actor, "purge", entry_id)
-        async with self.store.transaction() as conn:
-            entry = await self._load(conn, entry_id)
-            if entry.tier is not MemoryTier.ARCHIVAL:
-                raise WriteRejected("not_archived", f"only archived entries can be purged; {entry_id} is {entry.tier.label}")
-            await conn.execute("UPDATE entries SET superseded_by=? WHERE superseded_by=?", (entry.superseded_by, entry_id))
-            async with conn.execute(
-                "SELECT id FROM entries WHERE superseded_by IS ? AND id != ?", (entry.superseded_by, entry_id)
-            ) as cur:
-                spliced = [r[0] for r in await cur.fetchall()] if entry.superseded_by else []
-            for other in spliced:
-                await Store.log_change(conn, other, "update")
-            await Store.delete_entry(conn, entry_id)
-            await self._audit(
-                conn, "purge", actor, entry_id, "", {"key": entry.key, "version": entry.version, "content": entry.content}
-            )
-            return WriteOutcome("purged", entry)
-
-    async def purge_expired(self, actor: AnyActor, dry_run: bool = False) -> list[MemoryEntry]:
-        """Purge archived entries not updated for memory.purgeRetentionDays (a person only);
-        dry_run lists them and purges nothing."""
-        actor = await self.refuse_unless_person(actor, "purge")
-        cutoff = self.clock() - timedelta(days=float(self.settings.get("memory.purgeRetentionDays")))
-        rows = await self.store.fetchall(
-            f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='archival' AND pinned=0 AND updated_at < ?",
-            (to_iso(cutoff),),
-        )
-        if dry_run:
-            return [row_to_entry(row) for row in rows]
-        purged = []
-        for row in rows:
-            purged.append((await self.purge(row[0], actor)).entry)
-        return purged
-
-    async def record_access(self, entry_ids: Iterable[str]) -> None:
-        """Rehearsal: each recall hit bumps access_count and last_accessed. Not journaled
-        in change_log: it changes no text, tier or chain, and a row per hit grew the
-        journal with every read."""
-        ids = list(dict.fromkeys(entry_ids))
-        if not ids:
-            return
-        now = to_iso(self.clock())
-        async with self.store.transaction() as conn:
-            for entry_id in ids:
-                await conn.execute(  # capped where imports stop, so an export always imports back
-                    "UPDATE entries SET access_count=min(access_count+1, ?), last_accessed=? WHERE id=?",
-                    (MAX_COUNT, now, entry_id),
-                )
-
-    async def decay_pass(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
-        """Archive every live SEMANTIC entry whose effective importance fell under the threshold."""
-        threshold = float(self.settings.get("memory.archiveThreshold"))
-        rows = await self.store.fetchall(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE tier='semantic' AND superseded_by IS NULL")
-        changes = [
-            DecayChange(entry, eff, "archive")
-            for entry, eff in below_threshold(map(row_to_entry, rows), self.clock(), self.settings.half_life_days, threshold)
-        ]
-        if apply and changes:
-            changes = await self.archive_decayed(changes, actor)
-        return changes
-
-    async def retain_episodes(self, apply: bool, actor: AnyActor) -> list[DecayChange]:
-        """The spec's EPISODIC rule, "retained by importance": past memory.maxEpisodes,
-        the least important episodes (oldest first among equals) leave the tier. Each
-        is demoted, not lost: its summary becomes an ARCHIVAL entry (restorable, purged
-        like any archived entry) written here, scanned and audited, in the transaction
-        that deletes the episode. Never demoted: an episode a pinned memory came from,
-        or one whose session is not yet consolidated through it."""
-        cap = int(self.settings.get("memory.maxEpisodes"))
-        total = (await self.store.fetchone("SELECT count(*) FROM episodes"))[0]
-        if total <= cap:
-            return []
-        rows = await self.store.fetchall(
-            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE message_range_end <= "
-            "(SELECT consolidated_through FROM sessions WHERE key=episodes.session_key) AND id NOT IN "
-            "(SELECT episode_id FROM entries WHERE pinned=1 AND episode_id IS NOT NULL)"
-        )
-        episodes = sorted(map(row_to_episode, rows), key=lambda e: (e.importance, e.created_at, e.id))
-        changes = [
-            DecayChange(self._archived_episode(e), e.importance, "demote_episode") for e in episodes[: max(0, total - cap)]
-        ]
-        if apply and changes:
-            async with self.store.transaction() as conn:
-                applied = []
-                for change in changes:
-                    entry = change.entry
-                    try:
-                        validate_shape(entry)
-                        self._scan_or_reject(entry)
-                    except (InvalidValue, WriteRejected):
-                        continue  # a summary the write rules refuse today stays an episode, never an entry
-                    cur = await conn.execute("DELETE FROM episodes WHERE id=?", (entry.episode_id,))
-                    if not cur.rowcount:
-                        continue  # gone meanwhile
-                    await self._place_in(conn, entry, actor, "episode retention")
-                    await self._audit(
-                        conn,
-                        "demote_episode",
-                        actor,
-                        entry.id,
-                        "memory.maxEpisodes",
-                        {
-                            "episode": entry.episode_id,
-                            "session": entry.source_session,
-                            "importance": change.effective_importance,
-                            "max_episodes": cap,
-                        },
-                    )
-                    applied.append(change)
-                changes = applied
-        return changes
-
-    def _archived_episode(self, episode: Episode) -> MemoryEntry:
-        """The ARCHIVAL entry an episode is demoted to."""
-        now = self.clock()
-        tags = ["episode", *(t for t in episode.entity_ids if len(t) <= MAX_TAG_CHARS)][:MAX_TAGS]
-        return MemoryEntry(
-            key=f"episode/{episode.session_key}#{episode.message_range_start}-{episode.message_range_end}"[:MAX_KEY_CHARS],
-            content=episode.summary,
-            type=MemoryType.ENVIRONMENT,
-            tier=MemoryTier.ARCHIVAL,
-            tags=tags,
-            source_session=episode.session_key,
-            importance=episode.importance,
-            episode_id=episode.id,
-            source=ProvenanceLevel.CONSOLIDATED,
-            created_at=episode.created_at,
-            updated_at=now,
-            last_accessed=now,
-        )
-
-    async def archive_decayed(
-        self, changes: list[DecayChange], actor: AnyActor, summary: Optional[dict] = None
-    ) -> list[DecayChange]:
-        """Archive decay candidates in one transaction (all that still qualify, or none on an
-        error); summary, when given, is audited in it as one `decay_run` record."""
-        now = self.clock()
-        threshold = float(self.settings.get("memory.archiveThreshold"))
-        applied = []
-        async with self.store.transaction() as conn:
-            for change in changes:
-                # Re-check in the write transaction: a pin, access or new version since
-                # the read wins over this pass.
-                cur = await conn.execute(
-                    "UPDATE entries SET tier='archival', updated_at=? WHERE id=? AND tier='semantic' "
-                    "AND superseded_by IS NULL AND pinned=0 AND access_count=? AND last_accessed=?",
-                    (to_iso(now), change.entry.id, change.entry.access_count, to_iso(change.entry.last_accessed)),
-                )
-                if not cur.rowcount:
-                    continue
-                applied.append(change)
-                await Store.log_change(conn, change.entry.id, "update")
-                await self._audit(
-                    conn,
-                    "archive",
-                    actor,
-                    change.entry.id,
-                    "decay",
-                    {"effective_importance": change.effective_importance, "threshold": threshold},
-                )
-            if summary is not None:
-                await self._audit(conn, "decay_run", actor, None, "cancelled" if summary.get("cancelled") else "", summary)
-        return applied
-
     # ---- consolidation and contradiction resolution --------------------------------
     # These take the caller's open transaction, so a fact, a supersession or an undo
     # commits (or rolls back) together with the caller's own bookkeeping.
@@ -816,145 +474,16 @@ class WriteGate:
             },
         )
 
-    async def _load_live(self, conn, entry_id: str) -> MemoryEntry:
-        entry = await self._load(conn, entry_id)
-        if entry.superseded_by is not None or entry.tier is not MemoryTier.SEMANTIC:
-            raise WriteRejected(
-                "not_live",
-                f"{entry_id} ({entry.key!r}) is no longer current: it is "
-                f"{entry.tier.label}" + (f", superseded by {entry.superseded_by}" if entry.superseded_by else ""),
-                id=entry_id,
-            )
-        return entry
 
-    async def supersede_in(
-        self, conn, loser_id: str, winner_id: str, actor: AnyActor, reason: str, detail: Optional[dict] = None
-    ) -> MemoryEntry:
-        """Resolve a conflict between two live entries: the loser points at the winner
-        and moves to ARCHIVAL. Returns the loser as stored now."""
-        if loser_id == winner_id:
-            raise InvalidValue("an entry cannot supersede itself")
-        loser = await self._load_live(conn, loser_id)
-        await self._load_live(conn, winner_id)
-        now = self.clock()
-        updated = replace(loser, superseded_by=winner_id, tier=MemoryTier.ARCHIVAL, updated_at=now)
-        await Store.update_entry(conn, updated)
-        await self._audit(conn, "supersede", actor, loser_id, reason, {"superseded_by": winner_id, **(detail or {})})
-        return updated
-
-    async def reinstate_in(
-        self, conn, entry_id: str, tier: MemoryTier, superseded_by: Optional[str], actor: AnyActor, reason: str
-    ) -> MemoryEntry:
-        """Put an entry back to the tier and supersession it had (undo of a resolution),
-        refusing when its key has meanwhile been taken by another live entry."""
-        entry = await self._load(conn, entry_id)
-        if superseded_by is None and tier is MemoryTier.SEMANTIC:
-            await self._refuse_second_head(conn, entry)
-        updated = replace(entry, tier=tier, superseded_by=superseded_by, updated_at=self.clock())
-        await Store.update_entry(conn, updated)
-        await self._audit(conn, "reinstate", actor, entry_id, reason, {"tier": tier.label, "superseded_by": superseded_by})
-        return updated
-
-    async def _refuse_second_head(self, conn, entry: MemoryEntry) -> None:
-        """An entry coming back live may not sit beside another live entry for its key."""
-        batch = await Batch.load(conn, [entry])
-        holder = batch.live(entry)
-        if holder is not None and holder.id != entry.id and holder.tier is MemoryTier.SEMANTIC:
-            raise WriteRejected(
-                "key_taken",
-                f"{entry.key!r} now has a live entry {holder.id}; {entry.id} cannot come back beside it",
-                existing_id=holder.id,
-            )
-        self._refuse_other_type(batch, entry)
-
-    async def unmerge_in(
-        self, conn, merged_id: str, originals: Iterable[tuple[str, MemoryTier, Optional[str]]], actor: AnyActor, reason: str
-    ) -> list[MemoryEntry]:
-        """Undo a merge: delete the merged entry (its content stays in the audit log) and
-        reinstate the entries it superseded. Refused once the merged entry has a newer
-        version or something else came to point at it."""
-        merged = await self._load_live(conn, merged_id)
-        originals = list(originals)
-        async with conn.execute("SELECT id FROM entries WHERE superseded_by=?", (merged_id,)) as cur:
-            pointing = {r[0] for r in await cur.fetchall()}
-        strangers = pointing - {entry_id for entry_id, _, _ in originals}
-        if strangers:
-            raise WriteRejected(
-                "merge_in_use",
-                f"{', '.join(sorted(strangers))} now point at the merged entry {merged_id}; it cannot be removed",
-                id=merged_id,
-            )
-        await Store.delete_entry(conn, merged_id)
-        await self._audit(
-            conn, "discard", actor, merged_id, reason, {"key": merged.key, "version": merged.version, "content": merged.content}
-        )
-        return [
-            await self.reinstate_in(conn, entry_id, tier, superseded_by, actor, reason)
-            for entry_id, tier, superseded_by in originals
-        ]
-
-    # ---- undo: a person takes back a write the app made ----------------------------
-    async def revert(
-        self, before: Iterable[MemoryEntry], created: Iterable[str], actor: AnyActor, reason: str = "undo"
-    ) -> list[MemoryEntry]:
-        """Put entries back as they were before a write, in one transaction (a person only).
-
-        The versions the write created are removed (their content stays in the audit
-        log); an entry the write purged is re-inserted verbatim, with its place in its
-        chain; every other entry gets back its tier, supersession, pin and last access.
-        Refused, with nothing written, when the store has moved on: a created version
-        has a newer one, or another live entry now holds a key that would come back."""
-        actor = await self.refuse_unless_person(actor, "undo")
-        before, created = list(before), list(created)
-        ours = {e.id for e in before} | set(created)
-        now = self.clock()
-        async with self.store.transaction() as conn:
-            for new_id in created:
-                new = await self._load_live(conn, new_id)
-                async with conn.execute("SELECT id FROM entries WHERE superseded_by=?", (new_id,)) as cur:
-                    strangers = {r[0] for r in await cur.fetchall()} - ours
-                if strangers:
-                    raise WriteRejected(
-                        "version_in_use",
-                        f"{', '.join(sorted(strangers))} now point at {new.key!r} v{new.version}; it cannot be taken back",
-                        id=new_id,
-                    )
-                await Store.delete_entry(conn, new_id)
-                await self._audit(
-                    conn, "discard", actor, new_id, reason, {"key": new.key, "version": new.version, "content": new.content}
-                )
-            missing = [e for e in before if not await self._exists(conn, e.id)]
-            for old in missing:  # purged: back verbatim, scanned like any import
-                validate_shape(old)
-                self._scan_or_reject(old)
-                await Store.insert_entry(conn, old)
-                await self._audit(conn, "unpurge", actor, old.id, reason, {"key": old.key, "version": old.version})
-            reverted = list(missing)
-            for old in before:
-                if old in reverted:
-                    continue
-                current = await self._load(conn, old.id)
-                state = (old.tier, old.superseded_by, old.pinned, old.last_accessed)
-                if state == (current.tier, current.superseded_by, current.pinned, current.last_accessed):
-                    continue
-                if old.superseded_by is None and old.tier is MemoryTier.SEMANTIC:
-                    await self._refuse_second_head(conn, current)
-                updated = replace(
-                    current,
-                    tier=old.tier,
-                    superseded_by=old.superseded_by,
-                    pinned=old.pinned,
-                    last_accessed=old.last_accessed,
-                    updated_at=now,
-                )
-                await Store.update_entry(conn, updated)
-                await self._audit(
-                    conn,
-                    "undo",
-                    actor,
-                    old.id,
-                    reason,
-                    {"tier": old.tier.label, "superseded_by": old.superseded_by, "pinned": old.pinned},
-                )
-                reverted.append(updated)
-        return reverted
+__all__ = [
+    "INLINE_CHECKS",
+    "DecayChange",
+    "EntryNotFound",
+    "WriteGate",
+    "WriteOutcome",
+    "WriteRejected",
+    "provenance_guard",
+    "scan_entry_text",
+    "scan_texts",
+    "validate_shape",
+]

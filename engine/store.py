@@ -1,5 +1,9 @@
-"""SQLite persistence over aiosqlite: schema, forward migrations, transactions,
-row mapping. Knows nothing of rules: the write gate decides, the store records."""
+"""SQLite persistence over aiosqlite: schema, forward migrations, transactions.
+Knows nothing of rules: the write gate decides, the store records. Row mapping
+lives in engine/rows.py (re-exported here).
+
+Why so long: MIGRATIONS, the schema's whole history as SQL (about 210 lines), is
+one list that each change appends to, kept beside the code that applies it."""
 
 from __future__ import annotations
 
@@ -18,14 +22,21 @@ import aiosqlite
 from .errors import ReadOnlyStore, StoreError
 from .models import (
     AuditRecord,
-    Episode,
     MemoryEntry,
-    MemoryTier,
     MemoryType,
-    ProvenanceLevel,
     from_iso,
     to_iso,
     utcnow,
+)
+from .rows import (
+    COL,
+    CONTRADICTION_COLUMNS,
+    ENTRY_COLUMNS,
+    ENTRY_FIELDS,
+    EPISODE_COLUMNS,
+    entry_to_row,
+    row_to_entry,
+    row_to_episode,
 )
 
 log = logging.getLogger(__name__)
@@ -247,84 +258,9 @@ MIGRATIONS: list[str] = [
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
-
-ENTRY_COLUMNS = (
-    "id, type, tier, key, content, tags, source_session, created_at, updated_at, importance, "
-    "access_count, last_accessed, embedding_id, episode_id, version, superseded_by, source, pinned"
-)
-ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
-# Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
-COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
+# the row writers' SQL: only the store writes rows, and only the gate calls it
 _INSERT_ENTRY = f"INSERT INTO entries({ENTRY_COLUMNS}) VALUES ({','.join('?' * len(ENTRY_FIELDS))})"
 _UPDATE_ENTRY = f"UPDATE entries SET {', '.join(f'{c}=?' for c in ENTRY_FIELDS[1:])} WHERE id=?"
-
-
-def entry_to_row(e: MemoryEntry) -> tuple:
-    return (
-        e.id,
-        e.type.value,
-        e.tier.value,
-        e.key,
-        e.content,
-        json.dumps(e.tags, ensure_ascii=False),
-        e.source_session,
-        to_iso(e.created_at),
-        to_iso(e.updated_at),
-        e.importance,
-        e.access_count,
-        to_iso(e.last_accessed),
-        e.embedding_id,
-        e.episode_id,
-        e.version,
-        e.superseded_by,
-        e.source.value,
-        int(e.pinned),
-    )
-
-
-def row_to_entry(row: sqlite3.Row | tuple) -> MemoryEntry:
-    return MemoryEntry(
-        id=row[0],
-        type=MemoryType(row[1]),
-        tier=MemoryTier(row[2]),
-        key=row[3],
-        content=row[4],
-        tags=json.loads(row[5]),
-        source_session=row[6],
-        created_at=from_iso(row[7]),
-        updated_at=from_iso(row[8]),
-        importance=row[9],
-        access_count=row[10],
-        last_accessed=from_iso(row[11]),
-        embedding_id=row[12],
-        episode_id=row[13],
-        version=row[14],
-        superseded_by=row[15],
-        source=ProvenanceLevel(row[16]),
-        pinned=bool(row[17]),
-    )
-
-
-def row_to_episode(row) -> Episode:
-    return Episode(
-        id=row[0],
-        session_key=row[1],
-        summary=row[2],
-        message_range_start=row[3],
-        message_range_end=row[4],
-        entity_ids=json.loads(row[5]),
-        importance=row[6],
-        created_at=from_iso(row[7]),
-        produced_by=row[8],
-    )
-
-
-EPISODE_COLUMNS = (
-    "id, session_key, summary, message_range_start, message_range_end, entity_ids, importance, created_at, produced_by"
-)
-CONTRADICTION_COLUMNS = (
-    "id, entry_a_id, entry_b_id, description, confidence, resolution, resolved_at, created_at, status, detector, detail"
-)
 
 
 def _check_sqlite_file(path: Path) -> None:
@@ -681,3 +617,18 @@ class Store:
 
 def _split_sql(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
+
+
+__all__ = [
+    "COL",
+    "CONTRADICTION_COLUMNS",
+    "ENTRY_COLUMNS",
+    "ENTRY_FIELDS",
+    "EPISODE_COLUMNS",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "Store",
+    "entry_to_row",
+    "row_to_entry",
+    "row_to_episode",
+]

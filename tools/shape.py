@@ -44,12 +44,12 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def imports(module: str, path: Path, known: dict[str, Path], top_level_only: bool = False) -> set[str]:
+def imports(module: str, path: Path, known: dict[str, Path], runtime_only: bool = False) -> set[str]:
     """The project modules `module` imports (names imported from a package that
-    are its submodules count as those submodules). top_level_only: leave out
-    imports inside functions (the lazy ones) and under `if TYPE_CHECKING:`."""
+    are its submodules count as those submodules), at the top or inside a function
+    alike. runtime_only: leave out those under `if TYPE_CHECKING:`, which never run."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes: Iterator[ast.AST] = _top_level(tree) if top_level_only else ast.walk(tree)
+    nodes: Iterator[ast.AST] = _runtime(tree) if runtime_only else ast.walk(tree)
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Import):
@@ -67,25 +67,26 @@ def imports(module: str, path: Path, known: dict[str, Path], top_level_only: boo
     return found
 
 
-def _top_level(tree: ast.Module) -> Iterator[ast.AST]:
-    for node in tree.body:
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+def _runtime(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node under `node` except the bodies of `if TYPE_CHECKING:` blocks."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            yield from (n for orelse in child.orelse for n in (orelse, *_runtime(orelse)))
             continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
-        elif isinstance(node, (ast.If, ast.Try)):
-            yield from (n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)))
+        yield child
+        yield from _runtime(child)
 
 
-def graph(top_level_only: bool = False) -> dict[str, set[str]]:
+def graph(runtime_only: bool = False) -> dict[str, set[str]]:
     known = modules()
-    return {m: imports(m, p, known, top_level_only) for m, p in known.items()}
+    return {m: imports(m, p, known, runtime_only) for m, p in known.items()}
 
 
 def cycles(prefix: str = "engine") -> list[list[str]]:
-    """Import cycles among `prefix`'s modules, by imports that run at import time
-    (a lazy import inside a function is how a deliberate back-reference is made)."""
-    g = {m: {t for t in ts if t.startswith(prefix)} for m, ts in graph(top_level_only=True).items() if m.startswith(prefix)}
+    """Import cycles among `prefix`'s modules, by every import that can run: a lazy
+    import inside a function hides a cycle from import time, not from the reader.
+    Imports under `if TYPE_CHECKING:` (annotations only) are left out."""
+    g = {m: {t for t in ts if t.startswith(prefix)} for m, ts in graph(runtime_only=True).items() if m.startswith(prefix)}
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from engine import MemoryEngine, MemoryEntry, MemoryType
 
+from ..failures import ENGINE_FAILURES
 from ..format import ago, provenance_badge, tier_text
 from ..messages import DetailData, DetailLoaded
 from ..plot import decay_plot
@@ -75,16 +76,16 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
     notices = []
     try:
         history = await load_history(app, entry)
-    except Exception as exc:  # the lattice is optional; say so in place
+    except ENGINE_FAILURES as exc:  # the lattice is optional; say so in place
         history = single_node_history(entry)
         notices.append(f"history unavailable: {exc}")
     try:
         vector = await engine.vector_state(entry_id)
-    except Exception as exc:
+    except ENGINE_FAILURES as exc:
         vector = {"state": "unknown", "error": f"{type(exc).__name__}: {exc}"}
     try:
         recalls = await engine.recent_recalls(entry_id, limit=SHOWN_RECALLS)
-    except Exception as exc:  # the log only explains; the entry still shows
+    except ENGINE_FAILURES as exc:  # the log only explains; the entry still shows
         recalls, notices = None, notices + [f"recall log unavailable: {exc}"]
     return DetailData(
         entry=entry, decay=decay, curve=curve, audit=audit, history=history, notices=notices, vector=vector, recalls=recalls
@@ -179,7 +180,7 @@ class EntryDetail(Horizontal):
             return
         try:
             data = await load_detail(self.app, engine, entry_id)
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(DetailLoaded(entry_id, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(DetailLoaded(entry_id, data))

@@ -15,6 +15,7 @@ from textual import on, work
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
@@ -22,6 +23,7 @@ from textual.widgets import DataTable, Input, Static
 from engine import EpisodeQuery, InvalidValue, parse_episode_filter
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..format import age, ago, bar
 
 
@@ -151,7 +153,10 @@ class EpisodesView(Widget):
     @work(exclusive=True, group="episodes-debounce")
     async def _debounce(self, text: str) -> None:
         await asyncio.sleep(0.15)
-        self._apply(text)
+        try:
+            self._apply(text)
+        except NoMatches:
+            pass  # the view was torn down during the pause (the app is closing)
 
     def _apply(self, text: str) -> bool:
         field_ = self.query_one("#ep-filter", Input)
@@ -178,7 +183,7 @@ class EpisodesView(Widget):
             episodes = await service.episodes(q.session, q.entity, q.since, q.until, q.text, 500)
             sessions = await service.list_sessions()
             runs = await service.runs(limit=20)
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(self.Loaded(None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Loaded(EpisodesData(episodes, sessions, runs)))
@@ -292,7 +297,7 @@ class EpisodesView(Widget):
     async def _load_facts(self, episode_id: str) -> None:
         try:
             facts = await self.app.consolidation().episode_facts(episode_id)
-        except Exception:
+        except ENGINE_FAILURES:
             facts = []
         self.post_message(self.FactsLoaded(episode_id, facts))
 

@@ -11,6 +11,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static
@@ -18,6 +19,7 @@ from textual.widgets import Input, Static
 from engine import InvalidValue, MemoryEntry, MemoryTier, parse_entry_filter
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..messages import EntryHighlighted, TierSelected
 from .browser import EntryBrowser, describe_filter
 from .detail import EntryDetail
@@ -200,7 +202,10 @@ class MemoryView(Widget):
     @work(exclusive=True, group="filter-debounce")
     async def _debounced_filter(self, text: str) -> None:
         await asyncio.sleep(0.15)
-        self._apply_filter(text)
+        try:
+            self._apply_filter(text)
+        except NoMatches:
+            pass  # the view was torn down during the pause (the app is closing)
 
     def _apply_filter(self, text: str) -> bool:
         field = self.query_one("#filter", Input)
@@ -266,7 +271,7 @@ class MemoryView(Widget):
     async def _mark_all(self, flt: Any) -> None:
         try:
             entries = await self.app.retry_busy(lambda: self.app.engine.list_entries(flt, limit=MAX_MARKED + 1))
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.app.notify(f"{type(exc).__name__}: {exc}", title="Mark all", severity="error")
             return
         if len(entries) > MAX_MARKED:

@@ -28,6 +28,7 @@ from textual.widgets import DataTable, Input, Static
 from engine import ConfigError
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..format import TIER_COLOURS, bar
 from .knobs import KnobPanel
 from .metrics import MetricsStrip
@@ -313,7 +314,7 @@ class PlaygroundView(Widget):
         except ConfigError as exc:
             self.post_message(self.Done(seq, query, overrides, None, f"invalid knob: {exc}"))
             return
-        except Exception as exc:  # a failing query is shown in place
+        except ENGINE_FAILURES as exc:  # a failing query is shown in place
             self.post_message(self.Done(seq, query, overrides, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Done(seq, query, overrides, data, marks=marks))
@@ -568,7 +569,7 @@ class PlaygroundView(Widget):
                 await engine.unjudge(query, entry_id, actor="app")
             else:
                 await engine.judge(query, entry_id, grade, actor="app")
-        except Exception as exc:  # refused (read-only store, entry gone): said in place
+        except ENGINE_FAILURES as exc:  # refused (read-only store, entry gone): said in place
             self.post_message(self.Judged(query, entry_id, grade, str(exc)))
             return
         self.post_message(self.Judged(query, entry_id, grade))
@@ -610,7 +611,7 @@ class PlaygroundView(Widget):
             saved = knobs if not overrides else await engine.evaluate_judgments(None, progress=progress("saved: "))
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # shown in the strip; recall itself goes on
+        except ENGINE_FAILURES as exc:  # shown in the strip; recall itself goes on
             self.post_message(self.MetricsDone(seq, None, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.MetricsDone(seq, knobs, saved))

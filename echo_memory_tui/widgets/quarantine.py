@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from engine import scan_memory_content, strip_invisible
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..format import highlight_span, visible
 
 REASONS = {
@@ -152,7 +153,7 @@ class QuarantineView(Widget):
             return
         try:
             records = await engine.quarantine(limit=500)
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(self.Loaded(None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Loaded(records))

@@ -30,6 +30,7 @@ from engine import EchoMemoryError
 from .. import keys
 from ..diff import sides
 from ..diff import word_diff as diff_words
+from ..failures import ENGINE_FAILURES
 from ..format import age, bar, provenance_badge, stamp, tier_text
 
 
@@ -167,7 +168,7 @@ class ReviewView(Widget):
                 pairs.append(Pair(record, a, b))
             decisions = await engine.decisions()
             last = next((d for d in decisions if not d.undone_at), None)
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(self.Loaded(None, None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Loaded(pairs, last, decisions=decisions))
@@ -438,7 +439,7 @@ class ReviewView(Widget):
         policy) is only reopened after the user has seen who decided it and what comes back."""
         try:
             history = [d for d in await self.app.engine.decisions() if not d.undone_at]
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.app.notify(f"{type(exc).__name__}: {exc}", title="Undo", severity="error")
             return
         if not history:

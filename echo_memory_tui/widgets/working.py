@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from .. import keys
+from ..failures import ENGINE_FAILURES
 from ..format import bar
 
 
@@ -137,7 +138,7 @@ class WorkingView(Widget):
             rendered = await engine.render_working(session, char_budget=budget)
             core = await engine.core_snapshot(char_budget=budget)
             data = WorkingData(sessions, session, rendered, core, budget, int(settings.get("memory.workingMaxEntries")), counts)
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(self.Loaded(None, f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(self.Loaded(data))

@@ -334,51 +334,69 @@ READ_ACTIONS_DOC = """Read the user's long-term memory (this server is read-only
 - list: current memories of `target`, most important first."""
 
 
+READING = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+
 def build_server(bridge: MemoryBridge, read_only: bool) -> MCPServer:
     """The MCP server: with read_only, no tool that writes is listed."""
     server = MCPServer("echo-memory", instructions=INSTRUCTIONS, log_level="WARNING")
-    reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-
     if read_only:
-
-        async def memory_read(
-            action: Annotated[Literal["search", "list"], Field(description="what to do")],
-            target: Target = None,
-            query: Query = None,
-            limit: Limit = 20,
-            ctx: Context = None,
-        ) -> dict[str, Any]:
-            return await bridge.memory(
-                bridge.actor(ctx), action, target, None, None, None, query, None, None, "model_inferred", limit
-            )
-
-        server.add_tool(memory_read, name="memory", description=READ_ACTIONS_DOC, annotations=reading)
+        _add_memory_read_tool(server, bridge)
     else:
+        _add_memory_tool(server, bridge)
+    _add_recall_tool(server, bridge)
+    if not read_only:
+        _add_session_tools(server, bridge)
+    _add_resources(server, bridge)
+    return server
 
-        async def memory(
-            action: Annotated[Literal["add", "replace", "remove", "search", "list"], Field(description="what to do")],
-            target: Target = None,
-            key: Key = None,
-            content: Content = None,
-            old_text: OldText = None,
-            query: Query = None,
-            tags: Tags = None,
-            importance: Importance = None,
-            source: Source = "model_inferred",
-            limit: Limit = 20,
-            ctx: Context = None,
-        ) -> dict[str, Any]:
-            return await bridge.memory(
-                bridge.actor(ctx), action, target, key, content, old_text, query, tags, importance, source, limit
-            )
 
-        server.add_tool(
-            memory,
-            name="memory",
-            description=WRITE_ACTIONS_DOC,
-            annotations=ToolAnnotations(destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+def _add_memory_read_tool(server: MCPServer, bridge: MemoryBridge) -> None:
+    """`memory` limited to search and list, for a read-only store."""
+
+    async def memory_read(
+        action: Annotated[Literal["search", "list"], Field(description="what to do")],
+        target: Target = None,
+        query: Query = None,
+        limit: Limit = 20,
+        ctx: Context = None,
+    ) -> dict[str, Any]:
+        return await bridge.memory(
+            bridge.actor(ctx), action, target, None, None, None, query, None, None, "model_inferred", limit
         )
 
+    server.add_tool(memory_read, name="memory", description=READ_ACTIONS_DOC, annotations=READING)
+
+
+def _add_memory_tool(server: MCPServer, bridge: MemoryBridge) -> None:
+    """`memory` with every action: add, replace, remove, search, list."""
+
+    async def memory(
+        action: Annotated[Literal["add", "replace", "remove", "search", "list"], Field(description="what to do")],
+        target: Target = None,
+        key: Key = None,
+        content: Content = None,
+        old_text: OldText = None,
+        query: Query = None,
+        tags: Tags = None,
+        importance: Importance = None,
+        source: Source = "model_inferred",
+        limit: Limit = 20,
+        ctx: Context = None,
+    ) -> dict[str, Any]:
+        return await bridge.memory(
+            bridge.actor(ctx), action, target, key, content, old_text, query, tags, importance, source, limit
+        )
+
+    server.add_tool(
+        memory,
+        name="memory",
+        description=WRITE_ACTIONS_DOC,
+        annotations=ToolAnnotations(destructive_hint=False, idempotent_hint=False, open_world_hint=False),
+    )
+
+
+def _add_recall_tool(server: MCPServer, bridge: MemoryBridge) -> None:
     async def recall(
         query: Annotated[str, Field(min_length=1, description="what you need to remember, in words")],
         limit: Annotated[int, Field(ge=1, le=50, description="most results (1-50)")] = 10,
@@ -389,7 +407,7 @@ def build_server(bridge: MemoryBridge, read_only: bool) -> MCPServer:
     server.add_tool(
         recall,
         name="recall",
-        annotations=reading,
+        annotations=READING,
         description=(
             "Find the memories most relevant to a query (hybrid keyword + meaning search, reranked, weighted by "
             "decay), best first: id, key, content, tier, provenance, score and which search paths found each. "
@@ -397,31 +415,37 @@ def build_server(bridge: MemoryBridge, read_only: bool) -> MCPServer:
         ),
     )
 
-    if not read_only:
 
-        async def session_append(
-            session: Session,
-            role: Role,
-            content: Annotated[str, Field(min_length=1, description="the message text")],
-        ) -> dict[str, Any]:
-            return await bridge.session_append(session, role, content)
+def _add_session_tools(server: MCPServer, bridge: MemoryBridge) -> None:
+    """session_append and session_end: the conversation consolidation distils."""
 
-        async def session_end(session: Session) -> dict[str, Any]:
-            return await bridge.session_end(session)
+    async def session_append(
+        session: Session,
+        role: Role,
+        content: Annotated[str, Field(min_length=1, description="the message text")],
+    ) -> dict[str, Any]:
+        return await bridge.session_append(session, role, content)
 
-        server.add_tool(
-            session_append,
-            name="session_append",
-            description=(
-                "Append one message of the current conversation to its session (opened on first use). At "
-                "session_end the memory distils the conversation into an episode and durable facts."
-            ),
-        )
-        server.add_tool(
-            session_end,
-            name="session_end",
-            description=("End the conversation's session and schedule its consolidation; returns at once with the job id."),
-        )
+    async def session_end(session: Session) -> dict[str, Any]:
+        return await bridge.session_end(session)
+
+    server.add_tool(
+        session_append,
+        name="session_append",
+        description=(
+            "Append one message of the current conversation to its session (opened on first use). At "
+            "session_end the memory distils the conversation into an episode and durable facts."
+        ),
+    )
+    server.add_tool(
+        session_end,
+        name="session_end",
+        description=("End the conversation's session and schedule its consolidation; returns at once with the job id."),
+    )
+
+
+def _add_resources(server: MCPServer, bridge: MemoryBridge) -> None:
+    """The prompt markdown a client can read: the core snapshot and a session's WORKING notes."""
 
     @server.resource(
         "memory://core",
@@ -440,8 +464,6 @@ def build_server(bridge: MemoryBridge, read_only: bool) -> MCPServer:
     )
     async def working(session: str) -> str:
         return await bridge.working(session)
-
-    return server
 
 
 async def serve(db, settings: Settings, read_only: bool, transport: str, host: str, port: int) -> None:

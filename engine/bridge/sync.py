@@ -33,16 +33,19 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..actors import Actor
+from ..facade.filter import EntryFilter
 from ..files import atomic_write
 from ..gate import WriteRejected
 from ..importers import echo_agent as echo_agent_format
 from ..importers import read_capped
 from ..importers.hermes import slug, split_entries
-from ..memory import EntryFilter, MemoryEngine
 from ..models import InvalidValue, MemoryEntry, MemoryTier, MemoryType
+
+if TYPE_CHECKING:
+    from ..memory import MemoryEngine
 
 # hermes-agent's own character limits for its two files; a longer file is cut, least
 # important entries first.

@@ -2,7 +2,8 @@
 resolution, and the version lattice. Reach it as `engine.consolidation` on an
 open MemoryEngine; the names below are what the app and the CLI use."""
 
-from .llm import ExtractionContext, LanguageModel, ModelError, ModelReplyError, build_model
+from .adapters import build_model
+from .llm import ExtractionContext, LanguageModel, ModelError, ModelReplyError
 from .offline import OfflineModel
 from .openai_compat import OpenAICompatModel
 from .records import (

@@ -1,15 +1,13 @@
 """The language-model adapter: one interface for the three jobs consolidation asks
-of a model (summarise a session, extract facts, judge a candidate contradiction),
-and the factory that picks the implementation from the config: an
-OpenAI-compatible endpoint when memory.llm.baseUrl is set, the offline rules
-otherwise. Every result names the implementation that produced it."""
+of a model (summarise a session, extract facts, judge a candidate contradiction).
+The implementations (offline.py, openai_compat.py) build on it, and adapters.py
+picks one from the config. Every result names the implementation that produced it."""
 
 from __future__ import annotations
 
 import abc
 from dataclasses import dataclass
 
-from ..config import Settings
 from ..errors import ModelError, ModelReplyError  # noqa: F401 - their home before engine.errors
 from ..models import MemoryEntry
 from .records import CandidateFact, Message, Signals, Summary, Verdict
@@ -44,13 +42,3 @@ class LanguageModel(abc.ABC):
 
     async def aclose(self) -> None:
         """Release connections; the offline rules hold none."""
-
-
-def build_model(settings: Settings) -> LanguageModel:
-    from .offline import OfflineModel
-
-    if not str(settings.get("memory.llm.baseUrl")).strip():
-        return OfflineModel()
-    from .openai_compat import OpenAICompatModel
-
-    return OpenAICompatModel.from_settings(settings)

@@ -17,9 +17,10 @@ from datetime import datetime, timedelta
 from typing import Any, Optional, cast
 
 from ..models import Episode, from_iso, new_id, to_iso
+from .adapters import build_model
 from .lattice import build_lattice
 from .lease import RENEW_SECONDS, current_owner, is_abandoned, lease_until
-from .llm import LanguageModel, build_model
+from .llm import LanguageModel
 from .offline import OfflineModel
 from .pipeline import Pipeline
 from .records import (

@@ -19,13 +19,13 @@ from engine.cli import main
 
 CHILD = textwrap.dedent("""
     import os, sys
-    import engine.memory
+    import engine.facade.transfer
     from engine.cli import main
     from engine.store import Store
 
     db, src, kill_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
     original, inserts = Store.write_rows, 0
-    engine.memory.IMPORT_BATCH = 500             # batches of 500: kills land between and inside them
+    engine.facade.transfer.IMPORT_BATCH = 500            # batches of 500: kills land between and inside them
 
     async def counted(conn, deletes, rows, updates):
         global inserts

@@ -16,6 +16,8 @@ ROW_WRITERS = {"insert_entry", "update_entry", "delete_entry", "write_rows"}
 ALLOWED = {
     "gate.py",  # the one write path
     "gate_bulk.py",  # its batches, and the fixture load of throw-away measurement stores
+    "gate_retention.py",  # WriteGate's purge, decay and episode retention (a part of the gate)
+    "gate_versions.py",  # WriteGate's supersede, reinstate, unmerge and undo (a part of the gate)
     "store.py",  # the row writers themselves, called only by the gate
 }
 

@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from echo_memory_tui.widgets.knobs import KnobPanel, knob_id
 from engine import Settings
+from engine.errors import RecallError
 
 from .conftest import SIZE, open_with_fake_models, ready, recall_settings, wait_until
 
@@ -154,7 +155,7 @@ async def test_failing_recall_is_shown_in_place(demo_db, make_app):
         engine = await open_with_fake_models(path, settings, read_only, clock)
 
         async def recall(*args, **kwargs):
-            raise RuntimeError("index exploded")
+            raise RecallError("index exploded")  # the engine's refusal; a bug (RuntimeError) stops the app
 
         engine.recall = recall
         return engine
