@@ -12,7 +12,6 @@ KNOWN_OVERSIZE = {
     "engine.memory",  # the facade: several changes add blocks
     "engine.memory:_import_chains",
     "engine.recall.bench:run_bench",  # being reworked onto the gate's bulk path
-    "engine.recall.evaluation:run_longmemeval",
     "engine.recall.service",  # being split by responsibility
     "engine.scanner.rules",
     "engine.store",
