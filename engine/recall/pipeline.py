@@ -27,6 +27,7 @@ from .stages import (
     Fetched,
     PreparedQuery,
     above_floor,
+    above_relative_floor,
     apply_gate,
     bm25_candidates,
     bm25_weight,
@@ -48,6 +49,7 @@ __all__ = [
     "RecallContext",
     "Stage",
     "above_floor",
+    "above_relative_floor",
     "apply_gate",
     "bm25_weight",
     "decay_weight",
@@ -75,6 +77,7 @@ SETTING_KEYS = (
     "memory.bm25Weight",
     "memory.vectorWeight",
     "memory.vectorMinSimilarity",
+    "memory.bm25MinRelativeScore",
     "memory.lexicalConfidence",
     "memory.importanceBlend",
 )
@@ -202,8 +205,9 @@ async def stage_vector(ctx: RecallContext) -> None:
 
 
 async def stage_fusion(ctx: RecallContext) -> None:
-    """RRF over the two pools, the vector pool cut at its similarity floor and BM25
-    weighted by how peaked its head is."""
+    """RRF over the two pools, the vector pool cut at its similarity floor, the BM25
+    pool (when there is a vector pool) at its share of the top score, and BM25
+    weighted by how peaked its head is (measured on the whole pool, before the cut)."""
     result, bm25_hits, vec_hits = ctx.result, ctx.bm25_hits, ctx.vec_hits
     if vec_hits is None:
         result.mode = "lexical_only"
@@ -221,6 +225,10 @@ async def stage_fusion(ctx: RecallContext) -> None:
         vec_hits = ctx.vec_hits = kept
     weight = bm25_weight(bm25_hits, float(ctx.knob("memory.bm25Weight")), float(ctx.knob("memory.lexicalConfidence")))
     result.settings["bm25_weight_applied"] = round(weight, 4)
+    if vec_hits is not None:  # with one path there is nothing to bury, only recall to lose
+        kept_bm25 = above_relative_floor(bm25_hits, float(ctx.knob("memory.bm25MinRelativeScore")), ctx.unembedded)
+        result.settings["bm25_below_floor"] = len(bm25_hits) - len(kept_bm25)
+        bm25_hits = ctx.bm25_hits = kept_bm25
     ctx.fused = fuse(
         bm25_hits, vec_hits, int(ctx.knob("memory.rrfK")), {"bm25": weight, "vector": float(ctx.knob("memory.vectorWeight"))}
     )
