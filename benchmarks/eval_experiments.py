@@ -28,7 +28,7 @@ from engine.recall.eval_cache import CachedEmbedder, VectorCache
 from engine.recall.evaluation import dedupe, query_metrics
 from engine.recall.fusion import rrf_fuse
 from engine.recall.lexical import LexicalHits, LexicalIndex
-from engine.recall.pipeline import above_floor, above_relative_floor, bm25_weight, decay_weight
+from engine.recall.pipeline import above_floor, above_relative_floor, bm25_weight, decay_weight, with_uncredited
 from engine.recall.tokenize import ENGLISH_STOP_WORDS, STOP_WORDS, entry_text, tokenize
 from engine.recall.vectors import VectorHits
 
@@ -159,8 +159,8 @@ def rrf(bm, cos, pool, k=60, w_bm=1.0, w_vec=1.0, floor=None, conf=0.0, age=None
     if floor is not None:
         vec = above_floor(vec, floor)
     weights = {"bm25": bm25_weight(lex, w_bm, conf), "vector": w_vec}
-    lex = above_relative_floor(lex, bfloor)
-    fused = rrf_fuse({"bm25": lex.ids, "vector": vec.ids}, k, weights)
+    credited = above_relative_floor(lex, bfloor)
+    fused = with_uncredited(rrf_fuse({"bm25": credited.ids, "vector": vec.ids}, k, weights), lex, credited)
     score = {int(f.id): f.rrf for f in fused}
     if agree:
         for f in fused:

@@ -20,7 +20,7 @@ QUERY = "kayak paddle river trip"
 CORPUS = {
     "kayak": ("kayak paddle river trip checklist", [0.9, 0.1, 0.0]),
     "canoe": ("canoe outing on open water", [0.8, 0.6, 0.0]),
-    "bus": ("bus trip to the office", [0.0, 0.0, 1.0]),
+    "bus": ("bus trip to the office", [-0.1, 0.0, 1.0]),
     "train": ("train trip booked for monday", [0.0, 0.2, 1.0]),
     "flight": ("flight trip receipts filed", [0.0, 0.3, 1.0]),
     "tax": ("tax forms due in april", [0.0, 1.0, 0.2]),
@@ -79,9 +79,21 @@ async def test_the_floor_lifts_the_vector_find_over_one_word_matches():
     assert keys[:2] == ["kayak", "canoe"]
     assert res.settings["memory.bm25MinRelativeScore"] == 0.3
     assert res.settings["bm25_below_floor"] == 3
-    # the one-word matches are still recalled, by their vector rank, without a BM25 rank
+    # the one-word matches are still recalled and show their BM25 rank, but their
+    # RRF score is the vector path's credit alone
     weak = {h.key: h for h in res.results if h.key in ("bus", "train", "flight")}
-    assert len(weak) == 3 and all(h.bm25.rank is None for h in weak.values())
+    assert len(weak) == 3 and all(h.bm25.rank is not None for h in weak.values())
+    assert all(h.rrf == pytest.approx(1.0 / (60 + h.vector.rank)) for h in weak.values())
+
+
+async def test_an_uncredited_match_no_other_path_found_is_still_recalled_last():
+    # a pool of 3: the vector path finds kayak, canoe and one more, never "bus"
+    knobs = {"memory.bm25MinRelativeScore": 0.3, "memory.gateMinIdf": 0.0, "memory.poolSize": 3}
+    keys, res = await recall(knobs)
+    bus = next(h for h in res.results if h.key == "bus")
+    assert bus.vector.rank is None and bus.rrf == 0.0
+    assert keys[:2] == ["kayak", "canoe"] and keys.index("bus") > keys.index("canoe")
+    assert all(h.rrf > 0 for h in res.results[: keys.index("bus")])
 
 
 async def test_lexical_only_recall_keeps_every_bm25_match():
