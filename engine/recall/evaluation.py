@@ -227,11 +227,12 @@ def git_revision() -> str:
 
 
 def _run_meta(settings) -> dict[str, Any]:
-    """What every evaluation JSON records about how it was made."""
+    """What every evaluation JSON records about how it was made; taken when the run
+    starts, since a commit during an hour-long run would otherwise relabel it."""
     return {"git_revision": git_revision(), "settings": settings.as_dict()}
 
 
-def _common_meta(acc: _Accumulator, settings, embed_s: float, started: float) -> dict[str, Any]:
+def _common_meta(acc: _Accumulator, settings, embed_s: float, started: float, run_meta: dict) -> dict[str, Any]:
     """What both evaluations record: the model, the time, how recall ran, the settings and revision."""
     return {
         "embedding_model": settings.get("memory.embeddingModel"),
@@ -239,7 +240,7 @@ def _common_meta(acc: _Accumulator, settings, embed_s: float, started: float) ->
         "seconds": round(time.perf_counter() - started, 1),
         "recall_modes": dict(acc.modes),
         "rerank": _rerank_meta(acc, settings),
-        **_run_meta(settings),
+        **run_meta,
     }
 
 
@@ -320,6 +321,7 @@ async def run_longmemeval(
     path = Path(path)
     data = _load_longmemeval(path)
     settings = _settings(overrides)
+    run_meta = _run_meta(settings)
     answerable = [q for q in data if not str(q["question_id"]).endswith("_abs")]
     questions = answerable if limit is None else answerable[:limit]
     acc = _Accumulator()
@@ -353,7 +355,7 @@ async def run_longmemeval(
         "questions": len(questions),
         "skipped_abstention": len(data) - len(answerable),
         "documents": docs,
-        **_common_meta(acc, settings, embed_s, started),
+        **_common_meta(acc, settings, embed_s, started, run_meta),
         "hybrid_by_question_type": {t: average(r) for t, r in sorted(acc.by_type.items())},
         "dates": (
             "haystack_dates, asked at question_date"
@@ -400,6 +402,7 @@ async def run_beir(
         if not (folder / need).exists():
             raise InvalidValue(f"{folder} is not a BEIR dataset: no such file {need}")
     settings = _settings(overrides)
+    run_meta = _run_meta(settings)
     corpus = _read_jsonl(folder / "corpus.jsonl")
     queries = {str(q["_id"]): q["text"] for q in _read_jsonl(folder / "queries.jsonl")}
     qrels: dict[str, dict[str, float]] = {}
@@ -438,7 +441,7 @@ async def run_beir(
         "split": split,
         "documents": len(corpus),
         "queries": len(qids),
-        **_common_meta(acc, settings, embed_s, started),
+        **_common_meta(acc, settings, embed_s, started, run_meta),
         "dates": "none in BEIR: every entry is dated now, so decay is uniform",
         "qrels_unknown_corpus_ids": {"count": len(unknown), "first": unknown[:5]},
         "qrels_unknown_query_ids": sorted(q for q in qrels if q not in queries)[:5],
