@@ -1,8 +1,12 @@
-"""Offline fusion experiments on the dev sets (LongMemEval dev sessions, SciFact
-train): BM25 tokenizer variants against rank_bm25 with a plain tokenizer, and
-fusion candidates, over cached embeddings, without building stores.
+"""Offline fusion experiments on the dev sets (LongMemEval dev sessions and turns,
+SciFact train): BM25 tokenizer variants against rank_bm25 with a plain tokenizer,
+and fusion candidates, over cached embeddings, without building stores.
 
     python -m benchmarks.eval_experiments --cache .eval-cache --out eval-experiments.json
+    python -m benchmarks.eval_experiments --skip-lexical --sets turn   # turns already in the cache
+
+The turn set takes only the questions whose turns are all in the cache (fill it
+with `echo-memory eval --granularity turn --cache .eval-cache`); the count is printed.
 
 This is how the shipped defaults were chosen; `echo-memory eval` then measures
 the real pipeline with them. Each candidate is a handful of principled settings,
@@ -24,12 +28,12 @@ from engine.recall.eval_cache import CachedEmbedder, VectorCache
 from engine.recall.evaluation import dedupe, query_metrics
 from engine.recall.fusion import rrf_fuse
 from engine.recall.lexical import LexicalHits, LexicalIndex
-from engine.recall.pipeline import above_floor, bm25_weight, decay_weight
+from engine.recall.pipeline import above_floor, above_relative_floor, bm25_weight, decay_weight, with_uncredited
 from engine.recall.tokenize import ENGLISH_STOP_WORDS, STOP_WORDS, entry_text, tokenize
 from engine.recall.vectors import VectorHits
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-METRICS = ("recall@5", "recall@10", "mrr", "ndcg@10")
+METRICS = ("recall@1", "recall@5", "recall@10", "mrr", "ndcg@10")
 
 
 def plain_tokens(text: str) -> list[str]:
@@ -77,6 +81,27 @@ def load_sets():
     return sets
 
 
+def load_turns(cache: VectorCache) -> list:
+    """LongMemEval dev at turn granularity (one document per turn, ranked as its
+    session), as `echo-memory eval --granularity turn` indexes it; only questions
+    whose turns are all cached."""
+    lme = json.loads((DATA / "longmemeval-dev" / "longmemeval_s_dev.json").read_text())
+    out = []
+    for q in lme:
+        if q["question_id"].endswith("_abs"):
+            continue
+        now = lme_date(q["question_date"])
+        texts, ids, age = [], [], []
+        for si, (sid, turns, date) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"], q["haystack_dates"])):
+            for ti, t in enumerate(turns):
+                texts.append(entry_text(f"session {si} turn {ti}", f"{t.get('role', '')}: {t.get('content', '')}", []))
+                ids.append(sid)
+                age.append(max(0, (now - lme_date(date)).days))
+        if all(cache.get(t) is not None for t in texts):
+            out.append((q["question"], texts, ids, {g: 1.0 for g in q["answer_session_ids"]}, np.array(age, float)))
+    return out
+
+
 def stemmer():
     import Stemmer
 
@@ -121,20 +146,44 @@ def evaluate(rows):
     return {m: round(float(np.mean([r[m] for r in rows])), 4) for m in METRICS}
 
 
-def rrf(bm, cos, pool, k=60, w_bm=1.0, w_vec=1.0, floor=None, conf=0.0, age=None, blend=None):
-    """Fused order of doc indexes, by the pipeline's own fusion functions (no gate,
-    no fetch). Decay as in a store whose entries keep the default importance 0.5,
-    were never accessed, and date from `age` days before the question."""
+def rrf(bm, cos, pool, k=60, w_bm=1.0, w_vec=1.0, floor=None, conf=0.0, age=None, blend=None, bfloor=0.0, agree=0.0):
+    """Fused order of doc indexes, by the pipeline's own fusion functions in the
+    pipeline's order (no gate, no fetch). Decay as in a store whose entries keep the
+    default importance 0.5, were never accessed, and date from `age` days before
+    the question. `agree` (not shipped): a bonus agree / (k + worse rank) for a
+    candidate both paths rank in their top 5."""
     nb = [i for i in np.argsort(-bm, kind="stable")[:pool] if bm[i] != 0]
     nv = np.argsort(-cos, kind="stable")[:pool]
-    lex = LexicalHits([str(i) for i in nb], bm[nb], [], [])
+    lex = LexicalHits([str(i) for i in nb], bm[nb], [[] for _ in nb], [])
     vec = VectorHits([str(i) for i in nv], cos[nv].astype(np.float32))
     if floor is not None:
         vec = above_floor(vec, floor)
     weights = {"bm25": bm25_weight(lex, w_bm, conf), "vector": w_vec}
-    fused = rrf_fuse({"bm25": lex.ids, "vector": vec.ids}, k, weights)
+    credited = above_relative_floor(lex, bfloor)
+    fused = with_uncredited(rrf_fuse({"bm25": credited.ids, "vector": vec.ids}, k, weights), lex, credited)
     score = {int(f.id): f.rrf for f in fused}
-    if blend is not None and age is not None:
+    if agree:
+        for f in fused:
+            if len(f.ranks) == 2 and max(f.ranks.values()) <= 5:
+                score[int(f.id)] += agree / (k + max(f.ranks.values()))
+    return _decayed(score, age, blend)
+
+
+def score_fusion(bm, cos, pool, alpha=0.5, age=None, blend=None):
+    """Not shipped: a convex combination alpha x BM25/top + (1 - alpha) x cosine/top
+    over both pools (a candidate missing from a pool scores 0 there)."""
+    nb = [i for i in np.argsort(-bm, kind="stable")[:pool] if bm[i] != 0]
+    nv = list(np.argsort(-cos, kind="stable")[:pool])
+    top_b = bm[nb[0]] if nb and bm[nb[0]] > 0 else 1.0
+    top_v = cos[nv[0]] if cos[nv[0]] > 0 else 1.0
+    b = {i: bm[i] / top_b for i in nb}
+    v = {i: cos[i] / top_v for i in nv}
+    score = {i: alpha * b.get(i, 0.0) + (1 - alpha) * v.get(i, 0.0) for i in dict.fromkeys(nb + nv)}
+    return _decayed(score, age, blend)
+
+
+def _decayed(score: dict, age, blend) -> list:
+    if blend is not None and age is not None and age.any():
         for i in score:
             score[i] *= decay_weight(_aged(age[i]), NOW, 30.0, 1.0, blend).multiplier
     return sorted(score, key=lambda i: -score[i])
@@ -153,12 +202,12 @@ def main():
     ap.add_argument("--out", default="eval-experiments.json")
     ap.add_argument("--skip-vectors", action="store_true")
     ap.add_argument("--skip-lexical", action="store_true")
-    ap.add_argument("--sets", nargs="+", default=["lme", "scifact"])
+    ap.add_argument("--sets", nargs="+", default=["lme", "turn", "scifact"], choices=["lme", "turn", "scifact"])
     args = ap.parse_args()
     sets = load_sets()
     report: dict = {"lexical": {}, "fusion": {}}
     toks = tokenizers()
-    for name, data in [] if args.skip_lexical else sets.items():
+    for name, data in [] if args.skip_lexical else [(n, d) for n, d in sets.items() if n in args.sets]:
         depth = 10
         for tname, tk in toks.items():
             rows = []
@@ -178,35 +227,33 @@ def main():
     emb = CachedEmbedder("all-MiniLM-L6-v2", cache)
     emb._load()
     tk = toks["ours, stop words dropped"]
+    shipped = dict(w_bm=1.5, conf=1.0, blend=0.1, bfloor=0.3)
     candidates = {
-        "rrf equal (old default)": dict(),
-        "rrf, vector floor 0": dict(floor=0.0),
-        "bm25 weight 2": dict(w_bm=2.0),
-        "bm25 weight 1.5": dict(w_bm=1.5),
-        "bm25 weight 1.5, floor 0": dict(w_bm=1.5, floor=0.0),
-        "confidence 1": dict(conf=1.0),
-        "confidence 1, floor 0": dict(conf=1.0, floor=0.0),
-        "bm25 1.5, confidence 1, floor 0": dict(w_bm=1.5, conf=1.0, floor=0.0),
-        "bm25 1.5, confidence 1, floor 0.1": dict(w_bm=1.5, conf=1.0, floor=0.1),
-        "pool 100, bm25 1.5, confidence 1, floor 0": dict(pool=100, w_bm=1.5, conf=1.0, floor=0.0),
-        "pool 20, bm25 1.5, confidence 1, floor 0": dict(pool=20, w_bm=1.5, conf=1.0, floor=0.0),
-        "decay: spec product (blend 1)": dict(w_bm=1.5, conf=1.0, floor=0.0, blend=1.0),
-        "decay: blend 0.5": dict(w_bm=1.5, conf=1.0, floor=0.0, blend=0.5),
-        "decay: blend 0.2": dict(w_bm=1.5, conf=1.0, floor=0.0, blend=0.2),
-        "decay: blend 0.1": dict(w_bm=1.5, conf=1.0, floor=0.0, blend=0.1),
-        "old default with spec decay": dict(blend=1.0),
-        "confidence 3": dict(conf=3.0),
-        "bm25 1.5, confidence 3": dict(w_bm=1.5, conf=3.0),
-        "bm25 2, confidence 2": dict(w_bm=2.0, conf=2.0),
-        "bm25 1.5, confidence 1, blend 0.1": dict(w_bm=1.5, conf=1.0, blend=0.1),
-        "bm25 1.5, confidence 3, blend 0.1": dict(w_bm=1.5, conf=3.0, blend=0.1),
-        "bm25 1.5, confidence 3, blend 0.05": dict(w_bm=1.5, conf=3.0, blend=0.05),
-        "bm25 2, confidence 2, blend 0.1": dict(w_bm=2.0, conf=2.0, blend=0.1),
-        "bm25 1.5, confidence 3, floor -0.05, blend 0.1": dict(w_bm=1.5, conf=3.0, floor=-0.05, blend=0.1),
+        "equal RRF, no decay (first default)": (rrf, dict()),
+        "bm25 1.5, confidence 1, no decay": (rrf, dict(w_bm=1.5, conf=1.0)),
+        "bm25 1.5, confidence 1, blend 0.1 (previous default)": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1)),
+        "previous + agreement bonus 1 (both top 5)": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1, agree=1.0)),
+        "previous + vector floor 0": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1, floor=0.0)),
+        "score fusion alpha 0.5, blend 0.1": (score_fusion, dict(alpha=0.5, blend=0.1)),
+        "score fusion alpha 0.7, blend 0.1": (score_fusion, dict(alpha=0.7, blend=0.1)),
+        "previous + bm25 floor 0.1": (rrf, {**shipped, "bfloor": 0.1}),
+        "previous + bm25 floor 0.2": (rrf, {**shipped, "bfloor": 0.2}),
+        "previous + bm25 floor 0.3 (shipped)": (rrf, shipped),
+        "previous + bm25 floor 0.5": (rrf, {**shipped, "bfloor": 0.5}),
+        "shipped, decay off": (rrf, {**shipped, "blend": None}),
+        "shipped, equal weights, no confidence": (rrf, {**shipped, "w_bm": 1.0, "conf": 0.0}),
+        "shipped, blend 0.2": (rrf, {**shipped, "blend": 0.2}),
+        "shipped, spec product (blend 1)": (rrf, {**shipped, "blend": 1.0}),
+        "shipped, pool 20": (rrf, {**shipped, "pool": 20}),
     }
+    if "turn" in args.sets:
+        sets["turn"] = load_turns(cache)
+        print("turn: questions with every turn cached:", len(sets["turn"]), flush=True)
     for name, data in sets.items():
         if name not in args.sets:
             continue
+        # turns: 50 documents per path and in the fused list, then their first 10 sessions
+        depth = 50 if name == "turn" else 10
         doc_vecs: dict = {}
         rows = {c: [] for c in ["bm25", "vector", *candidates]}
         doc_tok: dict = {}
@@ -219,14 +266,15 @@ def main():
             qv = emb.encode_sync([query])[0]
             cos = doc_vecs[key] @ qv
             bm = bm25_scores(doc_tok[key], tk(query))
-            rows["bm25"].append(query_metrics(ranked_units(bm, ids, 10, bm != 0), gold))
-            rows["vector"].append(query_metrics(ranked_units(cos, ids, 10), gold))
-            for c, kw in candidates.items():
-                kw = {"pool": 50, **kw}
-                order = rrf(bm, cos, age=age, **kw)
-                rows[c].append(query_metrics(dedupe(ids[i] for i in order[:10]), gold))
+            rows["bm25"].append(query_metrics(ranked_units(bm, ids, depth, bm != 0)[:10], gold))
+            rows["vector"].append(query_metrics(ranked_units(cos, ids, depth)[:10], gold))
+            for c, (fn, kw) in candidates.items():
+                kw = {"pool": max(50, depth), **kw}
+                order = fn(bm, cos, age=age, **kw)
+                rows[c].append(query_metrics(dedupe(ids[i] for i in order[:depth])[:10], gold))
         cache.save()
         report["fusion"][name] = {c: evaluate(r) for c, r in rows.items()}
+        report["fusion"][name]["_queries"] = len(data)
         for c, r in report["fusion"][name].items():
             print(name, c, r, flush=True)
     report["configurations_tried"] = len(candidates)

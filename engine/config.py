@@ -156,6 +156,14 @@ KNOBS: dict[str, Knob] = {
             1.0,
         ),
         _k(
+            "memory.bm25MinRelativeScore",
+            0.3,
+            float,
+            "BM25 candidates scoring under this share of the top BM25 score do not enter fusion (0: all do)",
+            0.0,
+            1.0,
+        ),
+        _k(
             "memory.lexicalConfidence",
             1.0,
             float,

@@ -31,6 +31,7 @@ RECALL_KNOBS = (
     "memory.bm25Weight",
     "memory.vectorWeight",
     "memory.vectorMinSimilarity",
+    "memory.bm25MinRelativeScore",
     "memory.lexicalConfidence",
     "memory.importanceBlend",
 )

@@ -227,8 +227,21 @@ def git_revision() -> str:
 
 
 def _run_meta(settings) -> dict[str, Any]:
-    """What every evaluation JSON records about how it was made."""
+    """What every evaluation JSON records about how it was made; taken when the run
+    starts, since a commit during an hour-long run would otherwise relabel it."""
     return {"git_revision": git_revision(), "settings": settings.as_dict()}
+
+
+def _common_meta(acc: _Accumulator, settings, embed_s: float, started: float, run_meta: dict) -> dict[str, Any]:
+    """What both evaluations record: the model, the time, how recall ran, the settings and revision."""
+    return {
+        "embedding_model": settings.get("memory.embeddingModel"),
+        "embed_seconds": round(embed_s, 1),
+        "seconds": round(time.perf_counter() - started, 1),
+        "recall_modes": dict(acc.modes),
+        "rerank": _rerank_meta(acc, settings),
+        **run_meta,
+    }
 
 
 LME_DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"
@@ -259,6 +272,39 @@ def _session_text(turns: list[dict]) -> str:
     return "\n".join(f"{t.get('role', '')}: {t.get('content', '')}" for t in turns)
 
 
+def _load_longmemeval(path: Path) -> list[dict]:
+    """The questions of a LongMemEval file, or a clear error saying what is wrong with it."""
+    if not path.is_file():
+        raise InvalidValue(f"no such file: {path}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, list) or (data and not (isinstance(data[0], dict) and "haystack_sessions" in data[0])):
+        raise InvalidValue(f"{path} is not a LongMemEval file (expected a JSON list of questions with haystack_sessions)")
+    return data
+
+
+def _haystack_entries(q: dict, granularity: str, dates: list[Optional[datetime]]) -> tuple[list[MemoryEntry], dict[str, str]]:
+    """One question's haystack as entries (one per session, or per turn) dated by the
+    dataset, and the map entry id -> session id that ranks are evaluated over."""
+    unit_of: dict[str, str] = {}
+    entries = []
+    for si, (sid, turns) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"])):
+        when: dict[str, Any] = (
+            {} if dates[si] is None else {"created_at": dates[si], "updated_at": dates[si], "last_accessed": dates[si]}
+        )
+        if granularity == "session":
+            units = [(f"session {si}", turns)]
+        else:
+            units = [(f"session {si} turn {ti}", [turn]) for ti, turn in enumerate(turns)]
+        for key, part in units:
+            e = MemoryEntry(key=key, content=_session_text(part), **when)
+            entries.append(e)
+            unit_of[e.id] = sid
+    return entries, unit_of
+
+
 async def run_longmemeval(
     path: str | Path,
     granularity: str = "session",
@@ -273,61 +319,30 @@ async def run_longmemeval(
     if granularity not in ("session", "turn"):
         raise ValueError(f"granularity must be 'session' or 'turn', got {granularity!r}")
     path = Path(path)
-    if not path.is_file():
-        raise InvalidValue(f"no such file: {path}")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, list) or (data and not (isinstance(data[0], dict) and "haystack_sessions" in data[0])):
-        raise InvalidValue(f"{path} is not a LongMemEval file (expected a JSON list of questions with haystack_sessions)")
+    data = _load_longmemeval(path)
     settings = _settings(overrides)
-    questions = [q for q in data if not str(q["question_id"]).endswith("_abs")]
-    skipped = len(data) - len(questions)
-    if limit is not None:
-        questions = questions[:limit]
+    run_meta = _run_meta(settings)
+    answerable = [q for q in data if not str(q["question_id"]).endswith("_abs")]
+    questions = answerable if limit is None else answerable[:limit]
     acc = _Accumulator()
     started = time.perf_counter()
-    embed_s = 0.0
-    docs = 0
     # a turn-level run retrieves more units so that ten distinct sessions remain after mapping
     doc_depth = depth if granularity == "session" else depth * 5
     embedder_factory, reranker_factory, release = _shared_factories(embedder_factory, reranker_factory)
-    undated = 0
+    embed_s, docs, undated = 0.0, 0, 0
     with tempfile.TemporaryDirectory(prefix="echo-lme-") as tmp:
         for n, q in enumerate(questions, start=1):
             asked, dates = _question_dates(q, len(q["haystack_sessions"]), path)
             undated += asked is None
+            entries, unit_of = _haystack_entries(q, granularity, dates)
             store = await Store.open(Path(tmp) / f"q{n}.db")
-            unit_of: dict[str, str] = {}
-            entries = []
-            for si, (sid, turns) in enumerate(zip(q["haystack_session_ids"], q["haystack_sessions"])):
-                when: dict[str, Any] = (
-                    {} if dates[si] is None else {"created_at": dates[si], "updated_at": dates[si], "last_accessed": dates[si]}
-                )
-                if granularity == "session":
-                    e = MemoryEntry(key=f"session {si}", content=_session_text(turns), **when)
-                    entries.append(e)
-                    unit_of[e.id] = sid
-                else:
-                    for ti, turn in enumerate(turns):
-                        e = MemoryEntry(key=f"session {si} turn {ti}", content=_session_text([turn]), **when)
-                        entries.append(e)
-                        unit_of[e.id] = sid
             svc, seconds = await _index(store, entries, settings, embedder_factory, reranker_factory, acc)
             embed_s += seconds
             docs += len(entries)
-            gold = {sid: 1.0 for sid in q["answer_session_ids"]}
-            await _evaluate_queries(
-                svc,
-                [(q["question_id"], q["question"], gold)],
-                unit_of,
-                doc_depth,
-                dict(overrides or {}),
-                acc,
-                {q["question_id"]: q["question_type"]},
-                asked,
-            )
+            qid = q["question_id"]
+            asked_q = [(qid, q["question"], {sid: 1.0 for sid in q["answer_session_ids"]})]
+            types = {qid: q["question_type"]}
+            await _evaluate_queries(svc, asked_q, unit_of, doc_depth, dict(overrides or {}), acc, types, asked)
             await svc.close(release_models=False)
             await store.close()
             if progress:
@@ -338,20 +353,15 @@ async def run_longmemeval(
         "dataset": str(path),
         "granularity": granularity,
         "questions": len(questions),
-        "skipped_abstention": skipped,
+        "skipped_abstention": len(data) - len(answerable),
         "documents": docs,
-        "embedding_model": settings.get("memory.embeddingModel"),
-        "embed_seconds": round(embed_s, 1),
-        "seconds": round(time.perf_counter() - started, 1),
-        "recall_modes": dict(acc.modes),
-        "rerank": _rerank_meta(acc, settings),
+        **_common_meta(acc, settings, embed_s, started, run_meta),
         "hybrid_by_question_type": {t: average(r) for t, r in sorted(acc.by_type.items())},
         "dates": (
             "haystack_dates, asked at question_date"
             if not undated
             else f"{undated} question(s) without dates: their entries are dated now, so decay is uniform"
         ),
-        **_run_meta(settings),
     }
     return out
 
@@ -392,6 +402,7 @@ async def run_beir(
         if not (folder / need).exists():
             raise InvalidValue(f"{folder} is not a BEIR dataset: no such file {need}")
     settings = _settings(overrides)
+    run_meta = _run_meta(settings)
     corpus = _read_jsonl(folder / "corpus.jsonl")
     queries = {str(q["_id"]): q["text"] for q in _read_jsonl(folder / "queries.jsonl")}
     qrels: dict[str, dict[str, float]] = {}
@@ -430,14 +441,9 @@ async def run_beir(
         "split": split,
         "documents": len(corpus),
         "queries": len(qids),
-        "embedding_model": settings.get("memory.embeddingModel"),
-        "embed_seconds": round(embed_s, 1),
-        "seconds": round(time.perf_counter() - started, 1),
-        "recall_modes": dict(acc.modes),
-        "rerank": _rerank_meta(acc, settings),
+        **_common_meta(acc, settings, embed_s, started, run_meta),
         "dates": "none in BEIR: every entry is dated now, so decay is uniform",
         "qrels_unknown_corpus_ids": {"count": len(unknown), "first": unknown[:5]},
         "qrels_unknown_query_ids": sorted(q for q in qrels if q not in queries)[:5],
-        **_run_meta(settings),
     }
     return out

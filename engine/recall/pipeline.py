@@ -27,6 +27,7 @@ from .stages import (
     Fetched,
     PreparedQuery,
     above_floor,
+    above_relative_floor,
     apply_gate,
     bm25_candidates,
     bm25_weight,
@@ -35,6 +36,7 @@ from .stages import (
     fuse,
     prepare_query,
     vector_candidates,
+    with_uncredited,
 )
 from .token_gate import GateVerdict
 from .tokenize import entry_text
@@ -48,6 +50,7 @@ __all__ = [
     "RecallContext",
     "Stage",
     "above_floor",
+    "above_relative_floor",
     "apply_gate",
     "bm25_weight",
     "decay_weight",
@@ -56,6 +59,7 @@ __all__ = [
     "prepare_query",
     "run_pipeline",
     "run_stage",
+    "with_uncredited",
 ]
 
 SETTING_KEYS = (
@@ -75,6 +79,7 @@ SETTING_KEYS = (
     "memory.bm25Weight",
     "memory.vectorWeight",
     "memory.vectorMinSimilarity",
+    "memory.bm25MinRelativeScore",
     "memory.lexicalConfidence",
     "memory.importanceBlend",
 )
@@ -202,8 +207,9 @@ async def stage_vector(ctx: RecallContext) -> None:
 
 
 async def stage_fusion(ctx: RecallContext) -> None:
-    """RRF over the two pools, the vector pool cut at its similarity floor and BM25
-    weighted by how peaked its head is."""
+    """RRF over the two pools: the vector pool cut at its similarity floor, BM25
+    weighted by how peaked its head is, and (when there is a vector pool) BM25 credit
+    only for candidates at their share of the top score; the rest follow uncredited."""
     result, bm25_hits, vec_hits = ctx.result, ctx.bm25_hits, ctx.vec_hits
     if vec_hits is None:
         result.mode = "lexical_only"
@@ -221,9 +227,12 @@ async def stage_fusion(ctx: RecallContext) -> None:
         vec_hits = ctx.vec_hits = kept
     weight = bm25_weight(bm25_hits, float(ctx.knob("memory.bm25Weight")), float(ctx.knob("memory.lexicalConfidence")))
     result.settings["bm25_weight_applied"] = round(weight, 4)
-    ctx.fused = fuse(
-        bm25_hits, vec_hits, int(ctx.knob("memory.rrfK")), {"bm25": weight, "vector": float(ctx.knob("memory.vectorWeight"))}
-    )
+    credited = bm25_hits
+    if vec_hits is not None:  # with one path there is nothing to bury, only recall to lose
+        credited = above_relative_floor(bm25_hits, float(ctx.knob("memory.bm25MinRelativeScore")), ctx.unembedded)
+        result.settings["bm25_below_floor"] = len(bm25_hits) - len(credited)
+    weights = {"bm25": weight, "vector": float(ctx.knob("memory.vectorWeight"))}
+    ctx.fused = with_uncredited(fuse(credited, vec_hits, int(ctx.knob("memory.rrfK")), weights), bm25_hits, credited)
     ctx.bm25_pos = _positions(bm25_hits)
     ctx.vec_pos = {} if vec_hits is None else _positions(vec_hits)
 

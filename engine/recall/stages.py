@@ -131,6 +131,22 @@ def above_floor(hits: Optional[VectorHits], floor: float) -> Optional[VectorHits
     return VectorHits(hits.ids[:keep], hits.scores[:keep])
 
 
+def above_relative_floor(hits: LexicalHits, ratio: float, keep: Container[str] = ()) -> LexicalHits:
+    """The BM25 candidates that earn RRF credit: those scoring at least `ratio` x
+    the top score (memory.bm25MinRelativeScore), and those in `keep` (no vector
+    yet: BM25 is their only way in). A memory sharing one common word with the
+    query scores a sliver of the best match, yet RRF credits its rank as evidence
+    and lets it bury a strong vector-only find. With a top score at or under 0 (a
+    tiny store's negative IDF) there is no scale to compare to: all earn it."""
+    if ratio <= 0 or not len(hits) or float(hits.scores[0]) <= 0:
+        return hits
+    cut = ratio * float(hits.scores[0])
+    rows = [i for i, (id_, s) in enumerate(zip(hits.ids, hits.scores.tolist())) if s >= cut or id_ in keep]
+    if len(rows) == len(hits):
+        return hits
+    return LexicalHits([hits.ids[i] for i in rows], hits.scores[rows], [hits.matched[i] for i in rows], hits.query_terms)
+
+
 # ---- stage 2: fusion ---------------------------------------------------------------
 def bm25_weight(hits: Optional[LexicalHits], base: float, confidence: float) -> float:
     """BM25's RRF weight for this query: memory.bm25Weight, raised by up to
@@ -155,6 +171,19 @@ def fuse(
     if vector is not None:
         lists["vector"] = list(vector.ids)
     return rrf_fuse(lists, k, weights)
+
+
+def with_uncredited(fused: list[Fused], bm25: Optional[LexicalHits], credited: Optional[LexicalHits]) -> list[Fused]:
+    """The fused list, then the BM25 candidates the floor left without credit that
+    no other path found, in BM25 order with RRF 0: still recalled (the gate judges
+    them as BM25-only), after every candidate with evidence."""
+    if bm25 is None or credited is None or len(credited) == len(bm25):
+        return fused
+    have = {f.id for f in fused} | set(credited.ids)
+    tail = [Fused(i, 0.0, {"bm25": r}) for r, i in enumerate(bm25.ids, start=1) if i not in have]
+    for n, item in enumerate(tail, start=len(fused) + 1):
+        item.rrf_rank = n
+    return fused + tail
 
 
 # ---- stage 3: the gate -------------------------------------------------------------

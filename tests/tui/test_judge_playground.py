@@ -15,7 +15,7 @@ from engine import MemoryEngine, Settings
 from engine.cli import main
 from engine.models import utcnow
 
-from .conftest import SIZE, wait_until
+from .conftest import SIZE, recall_settings, wait_until
 from .test_playground import make_recall_app, open_playground
 
 SHOWN = ("recall@5", "recall@10", "mrr", "ndcg@10")
@@ -51,7 +51,8 @@ async def select_row(pilot, view, row: int) -> str:
 
 
 async def test_judge_three_candidates_then_a_knob_changes_the_strip(demo_db, make_app):
-    app = make_recall_app(make_app, demo_db)
+    # the scenario's ranks were set with every BM25 match earning RRF credit (no BM25 floor)
+    app = make_recall_app(make_app, demo_db, recall_settings().override({"memory.bm25MinRelativeScore": 0.0}))
     async with app.run_test(size=SIZE) as pilot:
         view = await open_playground(pilot)
         before = await stored(app.engine)

@@ -91,7 +91,8 @@ TWO_WAY = [("lexical", "alpha beta notes", 0.6), ("semantic", "alpha notes", 0.9
 
 
 async def test_path_weights_decide_who_keeps_the_head():
-    flat = {"memory.lexicalConfidence": 0.0}
+    # no BM25 floor: "semantic"'s one-word match is a sliver of the top score and would be cut
+    flat = {"memory.lexicalConfidence": 0.0, "memory.bm25MinRelativeScore": 0.0}
     keys, _ = await recall(TWO_WAY, "alpha beta", **flat, **{"memory.bm25Weight": 1.0, "memory.vectorWeight": 1.2})
     assert keys[:2] == ["semantic", "lexical"]
     keys, res = await recall(TWO_WAY, "alpha beta", **flat, **{"memory.bm25Weight": 1.2, "memory.vectorWeight": 1.0})
@@ -116,7 +117,7 @@ async def test_a_peaked_bm25_head_shifts_weight_to_bm25():
         ("close", "alpha router", 0.9),
         *[(f"filler{i}", "alpha router filler", 0.1) for i in range(6)],
     ]
-    base = {"memory.bm25Weight": 1.0, "memory.vectorWeight": 1.2}
+    base = {"memory.bm25Weight": 1.0, "memory.vectorWeight": 1.2, "memory.bm25MinRelativeScore": 0.0}
     keys, res = await recall(docs, "zyxel alpha router", **base, **{"memory.lexicalConfidence": 0.0})
     assert keys[0] == "close" and res.settings["bm25_weight_applied"] == 1.0
     keys, res = await recall(docs, "zyxel alpha router", **base, **{"memory.lexicalConfidence": 1.0})
