@@ -51,10 +51,12 @@ bench-1m: install
 bench-tables: install
 	$(PY) -m benchmarks.readme_tables
 
-# the dev sets; document embeddings are cached in .eval-cache between runs
+# the dev sets (LongMemEval at session and turn granularity, SciFact train); document
+# embeddings are cached in .eval-cache between runs (the first turn run embeds ~23k turns)
 eval: install
 	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --cache .eval-cache --json | tee eval-longmemeval.json
 	$(VENV)/bin/echo-memory eval --beir ../shared/data/scifact-train --split train --cache .eval-cache --json | tee eval-scifact.json
+	$(VENV)/bin/echo-memory eval --longmemeval ../shared/data/longmemeval-dev/longmemeval_s_dev.json --granularity turn --cache .eval-cache --json | tee eval-longmemeval-turn.json
 
 # Retrain the scanner's learned layer (deterministic; writes engine/scanner/model/).
 train-scanner: install
