@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Optional
 
+from . import paging
 from .actors import _CONSOLIDATION_NAMES, _PERSON_NAMES, Actor, ActorKind, AnyActor
 from .config import Settings
 from .decay import (
@@ -44,6 +45,7 @@ from .models import (
     utcnow,
     validate_importance,
 )
+from .paging import SORTABLE, Key, Page
 from .store import ENTRY_COLUMNS, Store, row_to_entry
 from .working import Rendered, WorkingMemory, render_markdown
 
@@ -63,8 +65,6 @@ IMPORT_BATCH = 2000
 
 DECAY_PAGE = 2000  # entries a decay preview reads between progress reports
 DECAY_BATCH = 500  # entries a decay apply archives per transaction
-
-SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier", "type", "source", "version")
 
 
 @dataclass
@@ -336,11 +336,32 @@ class MemoryEngine:
         if order_by not in SORTABLE:
             raise InvalidValue(f"cannot sort by {order_by!r}; choose one of {', '.join(SORTABLE)}")
         where, params = (flt or EntryFilter()).where()
-        sql = f"SELECT {ENTRY_COLUMNS} FROM entries{where} ORDER BY {order_by} {'DESC' if descending else 'ASC'}, id"
+        sql = f"SELECT {ENTRY_COLUMNS} FROM entries{where} ORDER BY {paging.order_sql(order_by, descending)}"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
         return [row_to_entry(r) for r in await self.store.fetchall(sql, params)]
+
+    async def page_entries(
+        self,
+        flt: Optional[EntryFilter],
+        order_by: str,
+        descending: bool,
+        limit: int,
+        anchor: Optional[Key] = None,
+        skip: int = 0,
+        backward: bool = False,
+        matching: Optional[int] = None,
+    ) -> Page:
+        """A keyset read for the browser: see engine/paging.py."""
+        where = (flt or EntryFilter()).where()
+        return await paging.read_page(self.store, where, order_by, descending, limit, anchor, skip, backward, matching)
+
+    async def key_ladder(
+        self, flt: Optional[EntryFilter], order_by: str, descending: bool, step: int, matching: Optional[int] = None
+    ) -> list[Key]:
+        """Every `step`-th row's key, for reaching any row by seek (engine/paging.py)."""
+        return await paging.key_ladder(self.store, (flt or EntryFilter()).where(), order_by, descending, step, matching)
 
     async def count_entries(self, flt: Optional[EntryFilter] = None) -> int:
         where, params = (flt or EntryFilter()).where()
