@@ -9,8 +9,8 @@ the index can follow. Every sortable column is NOT NULL in the schema, so there
 are no NULLs to place.
 
 Reaching an arbitrary row (a dragged scrollbar) uses a key ladder: the key of every
-`step`-th row, read once per sort and filter in one scan of the index; a row is then
-a seek from the rung below it plus fewer than `step` skipped index entries.
+`step`-th row, read once per sort and filter as a chain of seeks along the index; a
+row is then a seek from the rung below it plus fewer than `step` skipped index entries.
 
 A row inserted between two page reads shows up in the next read if it sorts after the
 key that read starts from, and never twice; a row deleted in between is simply absent.
@@ -105,12 +105,22 @@ async def key_ladder(
     store: Store, where: tuple[str, list[Any]], sort: str, descending: bool, step: int, matching: Optional[int] = None
 ) -> list[Key]:
     """The keys of rows step-1, 2*step-1, … in display order: rung k is where a forward
-    read of row k*step+j starts (anchor rung k-1, skip j). One scan of the index."""
+    read of row k*step+j starts (anchor rung k-1, skip j). Each rung is a seek from the
+    one before plus step-1 skipped keys, read from the (column, id) index alone when the
+    filter needs no other column: about as cheap as skipping the rows once, with no sort."""
     _check(sort)
     clause, params = where
-    pinned = matching is not None and matching >= SORT_SMALL
-    sql = (
-        f"SELECT v, id FROM (SELECT {sort} AS v, id, row_number() OVER (ORDER BY {order_sql(sort, descending)}) AS n "
-        f"FROM {_source(sort, pinned)}{clause}) WHERE n % ? = 0 ORDER BY n"
-    )
-    return [(v, i) for v, i in await store.fetchall(sql, list(params) + [step])]
+    conditions = [clause[len(" WHERE ") :]] if clause else []
+    source = _source(sort, matching is not None and matching >= SORT_SMALL)
+    order, before = order_sql(sort, descending), "<" if descending else ">"
+    first = f"SELECT {sort}, id FROM {source}"
+    after = f"{first} WHERE " + " AND ".join([*conditions, f"({sort}, id) {before} (?, ?)"])
+    if conditions:
+        first += " WHERE " + " AND ".join(conditions)
+    rungs: list[Key] = []
+    while True:
+        sql, args = (after, [*params, *rungs[-1]]) if rungs else (first, list(params))
+        row = await store.fetchone(f"{sql} ORDER BY {order} LIMIT 1 OFFSET ?", [*args, step - 1])
+        if row is None:
+            return rungs
+        rungs.append((row[0], row[1]))
