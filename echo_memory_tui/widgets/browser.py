@@ -385,16 +385,20 @@ class EntryBrowser(ScrollView, can_focus=True):
         super().watch_scroll_y(old, new)
         self._check_settled()
 
-    def _check_settled(self) -> None:
-        """Once every visible row has its data, note it after the repaint (the bench's
-        'settled': rows on screen, not placeholders)."""
+    def rows_ready(self) -> bool:
+        """Every visible row has the current query's data: no placeholder, no stale rows."""
+        if self.total < 0 or self._pages_gen != self._generation:
+            return False
         top = int(self.scroll_y)
-        end = min(max(0, self.total), top + max(1, self.size.height - 1))
-        state = (self._generation, top)
-        if self.total < 0 or state == self._settled or any(self.row_at(i) is None for i in range(top, end)):
-            return
-        self._settled = state
-        self.call_after_refresh(lagprobe.note, "rows_settled", top=top, total=self.total)
+        end = min(self.total, top + max(1, self.size.height - 1))
+        return all(self.row_at(i) is not None for i in range(top, end))
+
+    def _check_settled(self) -> None:
+        """Once the visible rows are ready, note it after the repaint (the bench's 'settled')."""
+        state = (self._generation, int(self.scroll_y))
+        if state != self._settled and self.rows_ready():
+            self._settled = state
+            self.call_after_refresh(lagprobe.note, "rows_settled", top=state[1], total=self.total)
 
     def on_entry_browser_failed(self, message: Failed) -> None:
         message.stop()

@@ -61,7 +61,7 @@ def on_screen(browser: EntryBrowser) -> list[str]:
 
 
 async def settled(pilot, browser: EntryBrowser) -> None:
-    await wait_until(pilot, lambda: browser.total > 0 and "…" not in on_screen(browser), timeout=30, what="rows drawn")
+    await wait_until(pilot, lambda: browser.total > 0 and browser.rows_ready(), timeout=60, what="rows drawn")
 
 
 async def test_every_jump_shows_the_sorted_rows_without_a_long_offset(big_db, make_app):
