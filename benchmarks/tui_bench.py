@@ -9,11 +9,23 @@ entries.
                         last of 100k rows, which needs a page from the store)
   key-to-settled        the same key -> the last byte before the screen is quiet
                         (includes the detail pane's debounced load)
+  engine reads          the browser's reads for G, a drag to the middle, a sort and a
+                        filter, timed in-process beside the LIMIT/OFFSET reads they replace
+  rows settled          G, g, a sort change (o) and a filter (tier:archival, pasted) -> the
+                        browser has every visible row drawn (it notes that moment in
+                        ECHO_MEMORY_LAG_LOG after the repaint), not a placeholder frame
+  loop stalls           a loop-lag probe in the app (echo_memory_tui/lagprobe.py): max and
+                        p95 lateness of a 10 ms timer per scenario (scrolling; a decay
+                        preview and apply; a burst of 1,000 writes from another process;
+                        an import of 20,000 entries in another process), and the loop
+                        thread's own CPU between ticks ("busy": lateness minus the time
+                        the OS did not run the process, which a loaded machine adds)
 
-Stores are generated once (through the engine's gated batch import) and cached.
+Stores are generated once (through the engine's gated batch import) and cached; the
+stall scenarios run on a copy (the decay pass and the writers change it).
 Prints and writes JSON with medians and p95.
 
-    python -m benchmarks.tui_bench [--sizes 1000,100000] [--presses 40] [--out bench-tui.json]
+    python -m benchmarks.tui_bench [--sizes 1000,100000] [--presses 40] [--out bench-tui.json] [--no-lag]
 """
 
 from __future__ import annotations
@@ -27,9 +39,11 @@ import platform
 import pty
 import random
 import select
+import shutil
 import signal
 import statistics
 import struct
+import subprocess
 import sys
 import termios
 import time
@@ -74,12 +88,12 @@ FACTS = [
 ]
 
 
-def synthetic_entries(n: int, seed: int = 7):
+def synthetic_entries(n: int, seed: int = 7, start: int = 0):
     from engine import MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 
     rng = random.Random(seed)
     sources = list(ProvenanceLevel)
-    for i in range(n):
+    for i in range(start, start + n):
         p, t = rng.choice(PROJECTS), rng.choice(TOPICS)
         created = NOW - timedelta(days=rng.uniform(2, 720))
         accessed = created + (NOW - created) * rng.random()
@@ -114,6 +128,25 @@ async def build_store(path: Path, n: int) -> None:
         if n > have:
             await engine.import_entries(
                 list(synthetic_entries(n - have)), actor="bench", verbatim=True, batch=2000, trust_provenance=True
+            )
+    finally:
+        await engine.close()
+
+
+async def write_from_outside(path: Path, mode: str, count: int) -> None:
+    """Another process writing while the app watches: `burst`, one gated add per
+    transaction; `import`, a gated batch import (keys past any the store has)."""
+    from engine import Actor, MemoryEngine
+
+    engine = await MemoryEngine.open(path, clock=lambda: NOW, actor=Actor.person("bench"))
+    try:
+        if mode == "burst":
+            for i in range(count):
+                await engine.add(f"burst/{i}", f"outside write {i}: the deploy moved to the new cluster", actor="cli")
+        else:
+            start = 10_000_000
+            await engine.import_entries(
+                list(synthetic_entries(count, seed=11, start=start)), actor="bench", verbatim=True, batch=2000
             )
     finally:
         await engine.close()
@@ -206,6 +239,208 @@ class Terminal:
         os.close(self.fd)
 
 
+def log_lines(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text().splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:  # a line still being written
+            pass
+    return out
+
+
+def settled_key(term: Terminal, data: bytes, log: Path, accept, timeout: float = 60.0) -> float:
+    """ms from writing `data` to the browser's next rows_settled note that `accept`s."""
+    term.quiet(0.3)
+    sent = time.perf_counter()
+    os.write(term.fd, data)
+    deadline = sent + timeout
+    while time.perf_counter() < deadline:
+        term.read(0.01)
+        for event in log_lines(log):
+            if event.get("event") == "rows_settled" and event["t"] > sent and accept(event):
+                return (event["t"] - sent) * 1000
+    return float("nan")
+
+
+def app_env(log: Path, lag: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLUMNS": str(COLS),
+        "LINES": str(ROWS),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "TEXTUAL_ANIMATIONS": "none",
+        "ECHO_MEMORY_STARTUP_LOG": str(log),
+        "ECHO_MEMORY_LAG_LOG": str(lag),
+    }
+
+
+def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:
+    """G, g, a sort change and a filter, each timed to the rows being on screen."""
+    log, lag = cache / "startup.jsonl", cache / "lag.jsonl"
+    log.unlink(missing_ok=True)
+    lag.unlink(missing_ok=True)
+    cli = Path(sys.executable).with_name("echo-memory")
+    term = Terminal([str(cli), "--db", str(db)], app_env(log, lag))
+    times: dict[str, list[float]] = {"G": [], "g": [], "sort": [], "filter": [], "clear_filter": []}
+    try:
+        term.wait_for(b"task/blocker", 60)
+        term.quiet(1.0)
+        total = max(e["total"] for e in log_lines(lag) if e.get("event") == "rows_settled")
+        for _ in range(rounds):
+            times["G"].append(settled_key(term, b"G", lag, lambda e: e["top"] > 0))
+            times["g"].append(settled_key(term, b"g", lag, lambda e: e["top"] == 0))
+            times["sort"].append(settled_key(term, b"o", lag, lambda e: True))
+        for _ in range(rounds):
+            os.write(term.fd, b"/")
+            term.quiet(0.3)
+            # pasted and submitted at once: the filter's own cost, not one re-render per typed key
+            paste = b"\x1b[200~tier:archival\x1b[201~\r"
+            times["filter"].append(settled_key(term, paste, lag, lambda e: e["total"] < total))
+            times["clear_filter"].append(settled_key(term, b"\x1b", lag, lambda e: e["total"] == total))
+    finally:
+        term.close()
+    return {f"{k}_settled_ms": stats(v) for k, v in times.items()}
+
+
+def stall_scenarios(db: Path, cache: Path) -> dict[str, object]:
+    """The app on a copy of the store with the lag probe on; each scenario's window of
+    probe ticks is summarised (max and p95 lateness; the loop thread's busy time)."""
+    from echo_memory_tui.lagprobe import summary
+
+    copy = cache / f"stall-{db.name}"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(copy) + suffix).unlink(missing_ok=True)
+    shutil.copy(db, copy)
+    log, lag = cache / "startup.jsonl", cache / "lag.jsonl"
+    log.unlink(missing_ok=True)
+    lag.unlink(missing_ok=True)
+    cli = Path(sys.executable).with_name("echo-memory")
+    windows: dict[str, tuple[float, float]] = {}
+    term = Terminal([str(cli), "--db", str(copy)], app_env(log, lag))
+
+    def outside(mode: str, count: int) -> None:
+        code = (
+            "import asyncio, pathlib; from benchmarks.tui_bench import write_from_outside as w; "
+            f"asyncio.run(w(pathlib.Path({str(copy)!r}), {mode!r}, {count}))"
+        )
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        while proc.poll() is None:
+            term.read(0.05)
+        term.quiet(1.0, limit=60)
+
+    try:
+        term.wait_for(b"task/blocker", 60)
+        term.quiet(2.0, limit=60)
+        windows["startup (first rows, model warm-up)"] = (term.started, time.perf_counter())
+        t0 = time.perf_counter()
+        for key in [b"\x1b[6~"] * 20 + [b"G", b"g"] + [b"j"] * 20 + [b"o", b"G", b"O"]:
+            os.write(term.fd, key)
+            term.read(0.02)
+        term.quiet(1.0)
+        windows["scroll (page down x20, G, g, j x20, sort, G)"] = (t0, time.perf_counter())
+        t0 = time.perf_counter()
+        since = len(term.buffer)
+        os.write(term.fd, b"D")
+        term.wait_for(b"Decay pass:", 300, since)
+        term.quiet(1.0)
+        windows["decay preview"] = (t0, time.perf_counter())
+        t0 = time.perf_counter()
+        since = len(term.buffer)
+        os.write(term.fd, b"\t\r")
+        term.wait_for(b"archived", 600, since)
+        term.quiet(1.0, limit=60)
+        windows["decay apply"] = (t0, time.perf_counter())
+        t0 = time.perf_counter()
+        outside("burst", 1000)
+        windows["live reload: 1,000 writes from another process"] = (t0, time.perf_counter())
+        t0 = time.perf_counter()
+        outside("import", 20000)
+        windows["import of 20,000 entries in another process"] = (t0, time.perf_counter())
+    finally:
+        term.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(copy) + suffix).unlink(missing_ok=True)
+    samples = next((e["samples"] for e in reversed(log_lines(lag)) if "samples" in e), [])
+    out: dict[str, object] = {}
+    for name, (start, end) in windows.items():
+        inside = [s for s in samples if start <= s[0] <= end]
+        late = summary([s[1] for s in inside])
+        busy = summary([s[2] for s in inside])
+        out[name] = {**late, "busy_max_ms": busy["max_ms"], "busy_p95_ms": busy["p95_ms"], "seconds": round(end - start, 1)}
+    return out
+
+
+async def engine_reads(db: Path, repeats: int) -> dict[str, object]:
+    """What the browser's reads cost in the engine, without the UI: each jump as the
+    browser now does it (keyset) beside the LIMIT/OFFSET read it replaced, same store,
+    same run. ms per read (count included where the browser counts)."""
+    from engine import EntryFilter, MemoryEngine, MemoryTier
+
+    engine = await MemoryEngine.open(db, clock=lambda: NOW, read_only=True)
+    step, size = 1000, 100
+    archival = EntryFilter(tier=MemoryTier.ARCHIVAL)
+
+    async def timed(fn) -> list[float]:
+        out = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            await fn()
+            out.append((time.perf_counter() - t) * 1000)
+        return out
+
+    try:
+        total = await engine.count_entries()
+        middle = total // 2
+
+        async def last_keyset() -> None:
+            await engine.page_entries(None, "updated_at", True, size, backward=True, matching=total)
+
+        async def last_offset() -> None:
+            await engine.list_entries(None, "updated_at", True, limit=size, offset=total - size)
+
+        async def middle_keyset() -> None:  # a dragged scrollbar: the ladder, then one seek
+            ladder = await engine.key_ladder(None, "updated_at", True, step, matching=total)
+            rung = middle // step
+            await engine.page_entries(None, "updated_at", True, size, anchor=ladder[rung - 1], skip=middle - rung * step)
+
+        async def middle_offset() -> None:
+            await engine.list_entries(None, "updated_at", True, limit=size, offset=middle)
+
+        async def sort_keyset() -> None:
+            await engine.page_entries(None, "importance", False, size, matching=total)
+
+        async def filter_keyset() -> None:
+            n = await engine.count_entries(archival)
+            await engine.page_entries(archival, "updated_at", True, size, matching=n)
+
+        async def filter_last_keyset() -> None:
+            n = await engine.count_entries(archival)
+            await engine.page_entries(archival, "updated_at", True, size, backward=True, matching=n)
+
+        async def filter_last_offset() -> None:
+            n = await engine.count_entries(archival)
+            await engine.list_entries(archival, "updated_at", True, limit=size, offset=max(0, n - size))
+
+        cases = {
+            "G_last_page_keyset": last_keyset,
+            "G_last_page_offset_baseline": last_offset,
+            "drag_to_middle_ladder_and_seek": middle_keyset,
+            "drag_to_middle_offset_baseline": middle_offset,
+            "sort_first_page_keyset": sort_keyset,
+            "filter_count_and_first_page": filter_keyset,
+            "filter_then_G_keyset": filter_last_keyset,
+            "filter_then_G_offset_baseline": filter_last_offset,
+        }
+        return {name: stats(await timed(fn)) for name, fn in cases.items()}
+    finally:
+        await engine.close()
+
+
 def stats(values: list[float]) -> dict[str, float]:
     values = sorted(v for v in values if v == v)
     if not values:
@@ -279,12 +514,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="app starts per size (first-frame medians over these)")
     parser.add_argument("--cache", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "echo-memory-bench")
     parser.add_argument("--out", type=Path, default=ROOT / "bench-tui.json")
+    parser.add_argument("--settle-rounds", type=int, default=5, help="G/g/sort/filter rounds timed to rows settled")
+    parser.add_argument("--no-lag", action="store_true", help="skip the loop-stall scenarios (they change a copy)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     args.cache.mkdir(parents=True, exist_ok=True)
     report: dict[str, object] = {
         "what": "echo-memory app in a pty, 140x44; times from process start; keys after the first rows are up",
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "load_average_at_start": os.getloadavg(),
         "sizes": {},
     }
     for n in [int(s) for s in args.sizes.split(",") if s.strip()]:
@@ -310,6 +548,14 @@ def main(argv: Optional[list[str]] = None) -> int:
             merged[name] = stats([r[name] for r in runs if name in r])
         for name in ("key_j_to_frame_ms", "key_j_to_settled_ms", "key_G_g_to_frame_ms", "key_G_g_to_settled_ms"):
             merged[name] = runs[0][name]
+        merged["engine_reads_ms"] = asyncio.run(engine_reads(db, 7))
+        print(f"  engine reads: {merged['engine_reads_ms']}", file=sys.stderr)
+        merged["rows_settled"] = settle_times(db, args.cache, args.settle_rounds)
+        print(f"  rows settled: {merged['rows_settled']}", file=sys.stderr)
+        if not args.no_lag:
+            merged["loop_stalls"] = stall_scenarios(db, args.cache)
+            print(f"  loop stalls: {json.dumps(merged['loop_stalls'])}", file=sys.stderr)
+        merged["load_average_after"] = os.getloadavg()
         report["sizes"][str(n)] = merged
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps(report, indent=2))

@@ -39,6 +39,7 @@ from .app_navigation import VIEW_TITLES, VIEWS, Navigation
 from .app_writes import Writes
 from .commands import EchoCommands
 from .failures import ENGINE_FAILURES
+from .lagprobe import LagProbe
 from .messages import (
     EngineFailed,
     EngineReady,
@@ -104,6 +105,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self.engine: Optional[MemoryEngine] = None
         self.live_paused = False
         self.pending_changes: list[StoreChanged] = []
+        self.lag_probe: Optional[LagProbe] = None  # ECHO_MEMORY_LAG_LOG: see lagprobe.py
         self._watch_stop: Optional[asyncio.Event] = None
         self._config_stop: Optional[asyncio.Event] = None
         self._started_views: set[str] = set()
@@ -221,6 +223,9 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self.sub_title = self._subtitle()
         self.query_one(EntryBrowser).focus()
         self.call_after_refresh(self._first_frame)
+        if os.environ.get("ECHO_MEMORY_LAG_LOG"):  # benchmarks/tui_bench.py: the loop's stalls
+            self.lag_probe = LagProbe()
+            self.lag_probe.start()
         self._open_or_ask()
         if self.live_enabled and self.settings.path is not None:
             self._watch_config(self.settings.path)
@@ -398,6 +403,9 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         return self.engine.consolidation
 
     async def on_unmount(self) -> None:
+        if self.lag_probe is not None:
+            self.lag_probe.stop()
+            self.lag_probe.write(os.environ["ECHO_MEMORY_LAG_LOG"])
         for stop in (self._watch_stop, self._config_stop):
             if stop is not None:
                 stop.set()

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
+from . import paging
 from .actors import AnyActor
 from .decay import curve, days_until_threshold, decay_factor, effective_importance, half_life_days
 from .facade.core import EngineCore
@@ -33,6 +34,7 @@ from .models import (
     ProvenanceLevel,
     validate_importance,
 )
+from .paging import Key, Page
 from .store import ENTRY_COLUMNS, row_to_entry
 
 
@@ -70,11 +72,32 @@ class MemoryEngine(SourcesMixin, JobsMixin, SessionsMixin, RecallMixin, Transfer
         if order_by not in SORTABLE:
             raise InvalidValue(f"cannot sort by {order_by!r}; choose one of {', '.join(SORTABLE)}")
         where, params = (flt or EntryFilter()).where()
-        sql = f"SELECT {ENTRY_COLUMNS} FROM entries{where} ORDER BY {order_by} {'DESC' if descending else 'ASC'}, id"
+        sql = f"SELECT {ENTRY_COLUMNS} FROM entries{where} ORDER BY {paging.order_sql(order_by, descending)}"
         if limit is not None:
             sql += " LIMIT ? OFFSET ?"
             params += [limit, offset]
         return [row_to_entry(r) for r in await self.store.fetchall(sql, params)]
+
+    async def page_entries(
+        self,
+        flt: Optional[EntryFilter],
+        order_by: str,
+        descending: bool,
+        limit: int,
+        anchor: Optional[Key] = None,
+        skip: int = 0,
+        backward: bool = False,
+        matching: Optional[int] = None,
+    ) -> Page:
+        """A keyset read for the browser: see engine/paging.py."""
+        where = (flt or EntryFilter()).where()
+        return await paging.read_page(self.store, where, order_by, descending, limit, anchor, skip, backward, matching)
+
+    async def key_ladder(
+        self, flt: Optional[EntryFilter], order_by: str, descending: bool, step: int, matching: Optional[int] = None
+    ) -> list[Key]:
+        """Every `step`-th row's key, for reaching any row by seek (engine/paging.py)."""
+        return await paging.key_ladder(self.store, (flt or EntryFilter()).where(), order_by, descending, step, matching)
 
     async def count_entries(self, flt: Optional[EntryFilter] = None) -> int:
         where, params = (flt or EntryFilter()).where()

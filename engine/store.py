@@ -256,6 +256,27 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX audit_at ON audit(at);
     """,
+    # 7 -> 8: keyset paging (engine/paging.py) seeks on (sort column, id) in either direction;
+    # these replace the one-column sort indexes (entries_page_tier also serves the tier filter)
+    """
+    DROP INDEX entries_tier;
+    DROP INDEX entries_updated;
+    DROP INDEX entries_created;
+    DROP INDEX entries_importance;
+    DROP INDEX entries_access;
+    DROP INDEX entries_last_accessed;
+    DROP INDEX entries_key_only;
+    CREATE INDEX entries_page_updated_at ON entries(updated_at, id);
+    CREATE INDEX entries_page_created_at ON entries(created_at, id);
+    CREATE INDEX entries_page_key ON entries(key, id);
+    CREATE INDEX entries_page_importance ON entries(importance, id);
+    CREATE INDEX entries_page_access_count ON entries(access_count, id);
+    CREATE INDEX entries_page_last_accessed ON entries(last_accessed, id);
+    CREATE INDEX entries_page_tier ON entries(tier, id);
+    CREATE INDEX entries_page_type ON entries(type, id);
+    CREATE INDEX entries_page_source ON entries(source, id);
+    CREATE INDEX entries_page_version ON entries(version, id);
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 # the row writers' SQL: only the store writes rows, and only the gate calls it

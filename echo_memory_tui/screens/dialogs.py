@@ -283,8 +283,12 @@ class AddEntryScreen(ModalScreen[Optional[dict[str, Any]]]):
             self.dismiss(None)
 
 
+# A Rich table lays out every row on each repaint: 20k rows held the loop for seconds.
+DECAY_PREVIEW_ROWS = 50
+
+
 class DecayPreviewScreen(ModalScreen[bool]):
-    """What a decay pass would archive; apply or cancel."""
+    """What a decay pass would archive (the first DECAY_PREVIEW_ROWS listed); apply or cancel."""
 
     DEFAULT_CSS = (
         DIALOG_CSS.format(name="DecayPreviewScreen")
@@ -310,11 +314,14 @@ class DecayPreviewScreen(ModalScreen[bool]):
             table.add_column("type")
             table.add_column("imp", justify="right")
             table.add_column("effective", justify="right")
-            for change in self.changes:
+            for change in self.changes[:DECAY_PREVIEW_ROWS]:
                 e = change.entry
                 table.add_row(e.key, e.type.label, f"{e.importance:.2f}", f"{change.effective_importance:.4f}")
             with VerticalScroll():
                 yield Static(table if self.changes else Text("Nothing to archive.", style="dim"))
+            more = len(self.changes) - DECAY_PREVIEW_ROWS
+            if more > 0:
+                yield Static(Text(f"… and {more:,} more (Archive takes them all)", style="dim"))
             if self.read_only:
                 yield Static("Read-only store: preview only.", classes="error")
             with Horizontal(classes="buttons"):

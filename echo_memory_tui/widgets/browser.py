@@ -1,14 +1,23 @@
 """The entry browser: a Line-API table that pages from the store.
 
 The built-in DataTable needs every row up front (~12 s for 100k). This one
-asks the store for a count, then for 100-row pages (LIMIT/OFFSET) only when a
-line needs drawing, keeps recent pages and rendered strips in LRU caches, and
-draws each visible line with `render_line`, like Toolong does for logs. Opening
-on 100k entries costs one count and one page.
+asks the store for a count, then for 100-row pages only when a line needs
+drawing, keeps recent pages and rendered strips in LRU caches, and draws each
+visible line with `render_line`, like Toolong does for logs. Opening on 100k
+entries costs one count and one page.
+
+Pages are keyset reads (engine/paging.py), never OFFSET over the table: a page
+next to a loaded one seeks from that page's edge key; the first and the last
+LADDER_STEP rows are read from either end; any other row (a dragged scrollbar,
+a cursor kept deep in the list across a reload) seeks from a key ladder, the key
+of every LADDER_STEP-th row, read in one index scan the first time it is needed
+for a sort and filter. The ladder beats count-then-seek: SQLite cannot count an
+index range without walking it, so each seek would cost a scan anyway.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
@@ -27,11 +36,12 @@ from textual.strip import Strip
 
 from engine import EntryFilter, MemoryEntry, MemoryTier, MemoryType
 
-from .. import keys
+from .. import keys, lagprobe
 from ..format import PROVENANCE, TIER_COLOURS, age
 from ..messages import EntryHighlighted
 
 PAGE_SIZE = 100
+LADDER_STEP = 1000  # rows between ladder keys: a seek skips fewer than this many index entries
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,22 @@ class Row:
     origin: str = ""  # who wrote this version: person, mcp:claude-code, sync:hermes…
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A page's rows and the keys at its edges, where the pages beside it seek from."""
+
+    rows: list[Row]
+    first: Any
+    last: Any
+
+
+@dataclass(frozen=True)
+class Query:
+    flt: EntryFilter
+    sort: str
+    descending: bool
+
+
 def describe_filter(flt: EntryFilter) -> str:
     parts = []
     if flt.tier is not None:
@@ -142,7 +168,7 @@ class EntryBrowser(ScrollView, can_focus=True):
     descending: reactive[bool] = reactive(True, init=False)
 
     class Reloaded(Message):
-        def __init__(self, generation: int, total: int, pages: dict[int, list[Row]], cursor: int) -> None:
+        def __init__(self, generation: int, total: int, pages: dict[int, Loaded], cursor: int) -> None:
             super().__init__()
             self.generation = generation
             self.total = total
@@ -150,11 +176,11 @@ class EntryBrowser(ScrollView, can_focus=True):
             self.cursor = cursor
 
     class PageLoaded(Message):
-        def __init__(self, generation: int, page: int, rows: list[Row]) -> None:
+        def __init__(self, generation: int, page: int, loaded: Loaded) -> None:
             super().__init__()
             self.generation = generation
             self.page = page
-            self.rows = rows
+            self.loaded = loaded
 
     class Failed(Message):
         def __init__(self, error: str) -> None:
@@ -166,11 +192,13 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.flt = EntryFilter()
         self._generation = 0  # bumped for every new query; stale results are dropped
         self._pages_gen = 0  # the generation the cached pages belong to
-        self._pages: LRUCache[int, list[Row]] = LRUCache(400)
+        self._pages: LRUCache[int, Loaded] = LRUCache(400)
+        self._ladder: Optional[tuple[int, asyncio.Task]] = None  # (generation, the ladder's read)
         self._strips: LRUCache[tuple, Strip] = LRUCache(2048)
         self._wanted: set[int] = set()
         self._inflight: set[tuple[int, int]] = set()
         self._fetch_scheduled = False
+        self._settled: Optional[tuple[int, int]] = None  # (generation, top) last noted as drawn
         self._last_highlight: Optional[str] = "<none>"
         self.empty_hint = "No entries."
         self.error: Optional[str] = None
@@ -197,7 +225,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         if page is None:
             return None
         offset = index % PAGE_SIZE
-        return page[offset] if offset < len(page) else None
+        return page.rows[offset] if offset < len(page.rows) else None
 
     def set_filter(self, flt: EntryFilter, select: Optional[str] = None) -> None:
         """A new filter drops the marks: a bulk action only ever acts on rows the filter shows."""
@@ -235,38 +263,64 @@ class EntryBrowser(ScrollView, can_focus=True):
             keep_id = entry.id if entry else (self._last_highlight if self._last_highlight != "<none>" else None)
         cursor = self.cursor if keep else 0
         top = int(self.scroll_y) if keep else 0
-        self._reload(self._generation, self.flt, self.sort, self.descending, keep_id, cursor, top, max(1, self.size.height - 1))
+        query = Query(self.flt, self.sort, self.descending)
+        self._reload(self._generation, query, keep_id, cursor, top, max(1, self.size.height - 1))
 
     # ---- workers -------------------------------------------------------------------
-    async def _fetch_page(self, engine: Any, flt: EntryFilter, sort: str, descending: bool, page: int) -> list[Row]:
-        entries = await engine.list_entries(flt, order_by=sort, descending=descending, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    async def _fetch_page(
+        self, engine: Any, generation: int, q: Query, page: int, total: int, known: dict[int, Loaded]
+    ) -> Loaded:
+        """Rows page*PAGE_SIZE… by the cheapest seek: from a loaded neighbour's edge, from
+        either end of the list, else from the key ladder."""
+        start = page * PAGE_SIZE
+        limit = max(0, min(PAGE_SIZE, total - start))
+        before, after = known.get(page - 1), known.get(page + 1)
+        seek: dict[str, Any]
+        if before is not None and before.last is not None:
+            seek = {"anchor": before.last}
+        elif after is not None and after.first is not None:
+            seek = {"anchor": after.first, "backward": True}
+        elif start < LADDER_STEP:
+            seek = {"skip": start}
+        elif total - start <= LADDER_STEP:
+            seek = {"backward": True, "skip": total - start - limit}
+        else:
+            ladder = await self._ladder_for(engine, generation, q, total)
+            rung = min(start // LADDER_STEP, len(ladder))
+            seek = {"anchor": ladder[rung - 1] if rung else None, "skip": start - rung * LADDER_STEP}
+        got = await engine.page_entries(q.flt, q.sort, q.descending, limit, matching=total, **seek)
+        entries = got.entries
         origins = await engine.entry_origins(e.id for e in entries)  # the page's in one query
-        return [
+        rows = [
             Row(e, engine.explain_decay(e)["effective_importance"], origins[e.id].origin if e.id in origins else "")
             for e in entries
         ]
+        return Loaded(rows, got.first, got.last)
+
+    async def _ladder_for(self, engine: Any, generation: int, q: Query, total: int) -> list:
+        """The key ladder for this generation, read once and shared by every page that needs it
+        (shielded: a cancelled page load does not cancel the others' read)."""
+        held = self._ladder
+        failed = held is not None and held[1].done() and (held[1].cancelled() or held[1].exception() is not None)
+        if held is None or held[0] != generation or failed:  # a failed read is tried again
+            read = engine.key_ladder(q.flt, q.sort, q.descending, LADDER_STEP, matching=total)
+            self._ladder = (generation, asyncio.ensure_future(read))
+        return await asyncio.shield(self._ladder[1])
 
     @work(exclusive=True, group="browser-reload")
-    async def _reload(
-        self,
-        generation: int,
-        flt: EntryFilter,
-        sort: str,
-        descending: bool,
-        keep_id: Optional[str],
-        cursor: int,
-        top: int,
-        height: int,
-    ) -> None:
+    async def _reload(self, generation: int, q: Query, keep_id: Optional[str], cursor: int, top: int, height: int) -> None:
         engine = self.engine
 
-        async def fetch() -> tuple[int, int, dict[int, list[Row]]]:
-            total = await engine.count_entries(flt)
+        async def fetch() -> tuple[int, int, dict[int, Loaded]]:
+            total = await engine.count_entries(q.flt)
             at = max(0, min(cursor, total - 1))
             first = max(0, min(top, max(0, total - height)))
             needed = sorted({first // PAGE_SIZE, (first + height) // PAGE_SIZE, at // PAGE_SIZE})
-            needed = [p for p in needed if p * PAGE_SIZE < max(total, 1)]
-            return total, at, {p: await self._fetch_page(engine, flt, sort, descending, p) for p in needed}
+            pages: dict[int, Loaded] = {}
+            for p in needed:
+                if p * PAGE_SIZE < max(total, 1):
+                    pages[p] = await self._fetch_page(engine, generation, q, p, total, pages)
+            return total, at, pages
 
         try:
             total, cursor, pages = await self.app.retry_busy(fetch)  # another process's import: wait
@@ -274,23 +328,29 @@ class EntryBrowser(ScrollView, can_focus=True):
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
         if keep_id is not None:
-            for page, rows in pages.items():
-                for i, row in enumerate(rows):
+            for page, loaded in pages.items():
+                for i, row in enumerate(loaded.rows):
                     if row.entry.id == keep_id:
                         cursor = page * PAGE_SIZE + i
         self.post_message(self.Reloaded(generation, total, pages, cursor))
 
     @work(group="browser-page")
-    async def _load_page(self, generation: int, page: int, flt: EntryFilter, sort: str, descending: bool) -> None:
+    async def _load_page(self, generation: int, page: int, q: Query, total: int) -> None:
         engine = self.engine
+
+        def known() -> dict[int, Loaded]:  # this generation's pages beside it, as they are now
+            if self._pages_gen != generation:
+                return {}
+            return {p: loaded for p in (page - 1, page + 1) if (loaded := self._pages.get(p)) is not None}
+
         try:
-            rows = await self.app.retry_busy(lambda: self._fetch_page(engine, flt, sort, descending, page))
+            loaded = await self.app.retry_busy(lambda: self._fetch_page(engine, generation, q, page, total, known()))
         except Exception as exc:
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
         finally:
             self._inflight.discard((generation, page))
-        self.post_message(self.PageLoaded(generation, page, rows))
+        self.post_message(self.PageLoaded(generation, page, loaded))
 
     # ---- message handlers ------------------------------------------------------------
     def on_entry_browser_reloaded(self, message: Reloaded) -> None:
@@ -299,8 +359,8 @@ class EntryBrowser(ScrollView, can_focus=True):
             return
         self.error = None
         self._pages.clear()
-        for page, rows in message.pages.items():
-            self._pages[page] = rows
+        for page, loaded in message.pages.items():
+            self._pages[page] = loaded
         self._pages_gen = message.generation
         self._strips.clear()
         self.total = message.total
@@ -310,14 +370,35 @@ class EntryBrowser(ScrollView, can_focus=True):
         mark = getattr(self.app, "mark", None)
         if mark is not None:
             self.call_after_refresh(mark, "first_rows")
+        self._check_settled()
 
     def on_entry_browser_page_loaded(self, message: PageLoaded) -> None:
         message.stop()
         if message.generation != self._generation or self._pages_gen != self._generation:
             return
-        self._pages[message.page] = message.rows
+        self._pages[message.page] = message.loaded
         self.refresh()
         self._post_highlight()
+        self._check_settled()
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._check_settled()
+
+    def rows_ready(self) -> bool:
+        """Every visible row has the current query's data: no placeholder, no stale rows."""
+        if self.total < 0 or self._pages_gen != self._generation:
+            return False
+        top = int(self.scroll_y)
+        end = min(self.total, top + max(1, self.size.height - 1))
+        return all(self.row_at(i) is not None for i in range(top, end))
+
+    def _check_settled(self) -> None:
+        """Once the visible rows are ready, note it after the repaint (the bench's 'settled')."""
+        state = (self._generation, int(self.scroll_y))
+        if state != self._settled and self.rows_ready():
+            self._settled = state
+            self.call_after_refresh(lagprobe.note, "rows_settled", top=state[1], total=self.total)
 
     def on_entry_browser_failed(self, message: Failed) -> None:
         message.stop()
@@ -583,7 +664,7 @@ class EntryBrowser(ScrollView, can_focus=True):
             if (generation, page) in self._inflight or page in self._pages:
                 continue
             self._inflight.add((generation, page))
-            self._load_page(generation, page, self.flt, self.sort, self.descending)
+            self._load_page(generation, page, Query(self.flt, self.sort, self.descending), self.total)
 
     def on_focus(self) -> None:
         self.refresh()

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..models import MemoryTier, MemoryType, ProvenanceLevel
+from ..paging import SORTABLE
 from .sources import FIRST_ORIGIN_SQL
 
-SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier", "type", "source", "version")
+__all__ = ["SORTABLE", "EntryFilter"]
 
 
 @dataclass

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Optional
 
 from ..actors import AnyActor
@@ -15,6 +16,12 @@ from .core import EngineCore
 
 DECAY_PAGE = 2000  # entries a decay preview reads between progress reports
 DECAY_BATCH = 500  # entries a decay apply archives per transaction
+
+
+def _decay_candidates(rows: list, now: datetime, base: float, threshold: float) -> list[DecayChange]:
+    """A page of the decay preview, scored (CPU work: run in a thread, off the caller's loop)."""
+    entries = [row_to_entry(r) for r in rows]
+    return [DecayChange(e, eff, "archive") for e, eff in below_threshold(entries, now, base, threshold)]
 
 
 @dataclass
@@ -51,8 +58,7 @@ class JobsMixin(EngineCore):
             if not rows:
                 return run
             last = rows[-1][0]
-            entries = [row_to_entry(r) for r in rows]
-            run.items += [DecayChange(e, eff, "archive") for e, eff in below_threshold(entries, now, base, threshold)]
+            run.items += await asyncio.to_thread(_decay_candidates, rows, now, base, threshold)  # the loop keeps drawing
             run.done = min(total, run.done + len(rows))
             report(progress, run.done, total)
             await asyncio.sleep(0)  # a page at a time: the caller's event loop keeps drawing

@@ -114,6 +114,12 @@ async def select_key(pilot, key: str) -> Any:
 
     def settled() -> bool:
         entry = browser.current_entry()
+        if entry is not None and entry.key == key and entry.superseded_by is not None:  # a version tied with the head
+            rows = [browser.row_at(i) for i in range(max(0, browser.total))]
+            live = [i for i, row in enumerate(rows) if row and row.entry.key == key and not row.entry.superseded_by]
+            if live:
+                browser.set_cursor(live[0])
+            return False
         detail = app.query_one(EntryDetail).data
         return entry is not None and entry.key == key and detail is not None and detail.entry.id == entry.id
 

@@ -1,0 +1,78 @@
+"""A loop-lag probe: how long the app's event loop was too busy to answer a key.
+
+A timer asks to run every `interval` seconds; whatever delays it (a callback that
+holds the loop, a thread that holds the GIL) shows as lateness. The longest lateness
+over a stretch of time is the longest stall a person typing would have felt.
+
+On a loaded machine lateness also counts the time the OS did not run the process at
+all, which no code change can fix; so each tick also records the CPU time the loop's
+own thread used since the last one (`busy`): a callback that holds the loop shows in
+both, starvation only in lateness.
+With ECHO_MEMORY_LAG_LOG set the app runs one and writes its samples there on exit
+(benchmarks/tui_bench.py slices them by time per scenario); tests start one directly.
+The browser also notes there (`note`) each time every visible row is drawn, so the
+bench can time a key to the rows settling, not to a placeholder frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from typing import Optional
+
+INTERVAL = 0.01
+
+
+class LagProbe:
+    def __init__(self, interval: float = INTERVAL) -> None:
+        self.interval = interval
+        self.samples: list[tuple[float, float, float]] = []  # (perf_counter at the tick, seconds late, busy)
+        self._handle: Optional[asyncio.TimerHandle] = None
+        self._due = 0.0
+        self._cpu = 0.0
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._due = loop.time() + self.interval
+        self._cpu = time.thread_time()
+        self._handle = loop.call_at(self._due, self._tick, loop)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        now, cpu = loop.time(), time.thread_time()
+        self.samples.append((time.perf_counter(), max(0.0, now - self._due), cpu - self._cpu))
+        self._cpu = cpu
+        self._due = now + self.interval
+        self._handle = loop.call_at(self._due, self._tick, loop)
+
+    def since(self, start: float, end: float = float("inf"), busy: bool = False) -> list[float]:
+        """Lateness (or, with busy, the loop thread's CPU past the interval), in seconds, of
+        the ticks between two perf_counter times."""
+        return [b if busy else late for at, late, b in self.samples if start <= at <= end]
+
+    def write(self, path: str) -> None:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"interval": self.interval, "samples": self.samples}) + "\n")
+
+
+def note(event: str, **data: object) -> None:
+    """Append a timed event to ECHO_MEMORY_LAG_LOG (a no-op without it)."""
+    path = os.environ.get("ECHO_MEMORY_LAG_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"event": event, "t": time.perf_counter(), **data}) + "\n")
+
+
+def summary(lates: list[float]) -> dict[str, float]:
+    """max and p95 stall in ms over a stretch, and how many ticks it saw."""
+    if not lates:
+        return {"max_ms": float("nan"), "p95_ms": float("nan"), "ticks": 0}
+    ordered = sorted(lates)
+    p95 = ordered[min(len(ordered) - 1, max(0, round(0.95 * len(ordered)) - 1))]
+    return {"max_ms": round(ordered[-1] * 1000, 1), "p95_ms": round(p95 * 1000, 1), "ticks": len(ordered)}

@@ -1,0 +1,126 @@
+"""Keyset (seek) paging over entries, so reaching any row costs about the same at the
+end of a million rows as at the start.
+
+`LIMIT … OFFSET n` makes SQLite step over n rows; a seek starts from a remembered
+(sort value, id) pair through an index on (column, id) (store.py's paging migration)
+and reads only the rows it returns. The order is always `column, id` in one
+direction, so ties in the sort column (tier, type, importance…) have a total order
+the index can follow. Every sortable column is NOT NULL in the schema, so there
+are no NULLs to place.
+
+Reaching an arbitrary row (a dragged scrollbar) uses a key ladder: the key of every
+`step`-th row, read once per sort and filter as a chain of seeks along the index; a
+row is then a seek from the rung below it plus fewer than `step` skipped index entries.
+
+A row inserted between two page reads shows up in the next read if it sorts after the
+key that read starts from, and never twice; a row deleted in between is simply absent.
+(OFFSET paging instead repeats or skips a row at the page edge.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .errors import InvalidValue
+from .models import MemoryEntry
+from .store import COL, ENTRY_COLUMNS, Store, row_to_entry
+
+SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "last_accessed", "tier", "type", "source", "version")
+
+# Below this many matching rows the planner may sort them (cheap); above it a read is
+# pinned to the sort column's index so a page never sorts the whole filtered table.
+SORT_SMALL = 2000
+
+Key = tuple[Any, str]  # (raw sort-column value, id): where a seek starts
+
+
+@dataclass(frozen=True)
+class Page:
+    entries: list[MemoryEntry]
+    first: Optional[Key]  # the keys of the first and last entry, to seek from next time
+    last: Optional[Key]
+
+
+def index_name(sort: str) -> str:
+    return f"entries_page_{sort}"
+
+
+def order_sql(sort: str, descending: bool) -> str:
+    """The one display order: sort column, then id, both the same way (ties follow the index)."""
+    direction = "DESC" if descending else "ASC"
+    return f"{sort} {direction}, id {direction}"
+
+
+def _check(sort: str) -> None:
+    if sort not in SORTABLE:  # the column name goes into SQL: only these, ever
+        raise InvalidValue(f"cannot sort by {sort!r}; choose one of {', '.join(SORTABLE)}")
+
+
+def _source(sort: str, pinned: bool) -> str:
+    return f"entries INDEXED BY {index_name(sort)}" if pinned else "entries"
+
+
+async def read_page(
+    store: Store,
+    where: tuple[str, list[Any]],
+    sort: str,
+    descending: bool,
+    limit: int,
+    anchor: Optional[Key] = None,
+    skip: int = 0,
+    backward: bool = False,
+    matching: Optional[int] = None,
+) -> Page:
+    """Up to `limit` rows in display order. Forward: the rows after `anchor` (from the
+    first row without one), passing `skip` first. Backward: the rows before `anchor`
+    (up to the last row without one), passing the `skip` nearest to it; still returned
+    in display order. `matching`, the filter's row count if known, lets a large result
+    read through the sort index instead of sorting."""
+    _check(sort)
+    clause, params = where
+    params = list(params)
+    reverse = descending != backward  # the direction this read walks the index
+    conditions = [clause[len(" WHERE ") :]] if clause else []
+    if anchor is not None:
+        conditions.append(f"({sort}, id) {'<' if reverse else '>'} (?, ?)")
+        params += [anchor[0], anchor[1]]
+    pinned = matching is not None and matching >= SORT_SMALL
+    sql = f"SELECT {ENTRY_COLUMNS} FROM {_source(sort, pinned)}"
+    if conditions:
+        sql += " WHERE " + " AND ".join(conditions)
+    sql += f" ORDER BY {order_sql(sort, reverse)} LIMIT ? OFFSET ?"
+    rows = list(await store.fetchall(sql, params + [limit, skip]))
+    if backward:
+        rows.reverse()
+    at = COL[sort]
+    return Page(
+        [row_to_entry(r) for r in rows],
+        (rows[0][at], rows[0][0]) if rows else None,
+        (rows[-1][at], rows[-1][0]) if rows else None,
+    )
+
+
+async def key_ladder(
+    store: Store, where: tuple[str, list[Any]], sort: str, descending: bool, step: int, matching: Optional[int] = None
+) -> list[Key]:
+    """The keys of rows step-1, 2*step-1, … in display order: rung k is where a forward
+    read of row k*step+j starts (anchor rung k-1, skip j). Each rung is a seek from the
+    one before plus step-1 skipped keys, read from the (column, id) index alone when the
+    filter needs no other column: about as cheap as skipping the rows once, with no sort."""
+    _check(sort)
+    clause, params = where
+    conditions = [clause[len(" WHERE ") :]] if clause else []
+    source = _source(sort, matching is not None and matching >= SORT_SMALL)
+    order, before = order_sql(sort, descending), "<" if descending else ">"
+    first = f"SELECT {sort}, id FROM {source}"
+    after = f"{first} WHERE " + " AND ".join([*conditions, f"({sort}, id) {before} (?, ?)"])
+    if conditions:
+        first += " WHERE " + " AND ".join(conditions)
+    rungs: list[Key] = []
+    while True:
+        sql, args = (after, [*params, *rungs[-1]]) if rungs else (first, list(params))
+        row = await store.fetchone(f"{sql} ORDER BY {order} LIMIT 1 OFFSET ?", [*args, step - 1])
+        if row is None:
+            return rungs
+        rungs.append((row[0], row[1]))
