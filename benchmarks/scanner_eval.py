@@ -105,8 +105,9 @@ def evaluate(rows: list[dict], c: float = C, folds: list[set[str]] | None = None
     met = {k: (means[k] >= v if k.startswith("detection") else means[k] <= v) for k, v in TARGETS.items()}
     return {
         "method": "leave-one-source-out over injection-train + injection-dev source groups (owner/repo); "
-        "rules + learned layer retrained without the held-out source; threshold chosen on the other "
-        f"benign sources (<= {FP_MEAN:.0%} mean, <= {FP_MAX:.0%} each), C={c}",
+        "rules + learned layer (n-gram logistic regression, source-balanced sample weights, "
+        f"C={c}) retrained without the held-out source; threshold chosen on the other "
+        f"benign sources (<= {FP_MEAN:.0%} mean, <= {FP_MAX:.0%} each)",
         "means": means,
         "targets": TARGETS,
         "targets_met": met,

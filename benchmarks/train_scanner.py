@@ -19,7 +19,7 @@ import hashlib
 import json
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,8 +51,9 @@ FILES = (
     "injection-dev/attack.jsonl",
     "injection-dev/benign.jsonl",
 )
-C = 0.25
-"""Inverse regularisation; chosen by leave-one-source-out mean detection at the 1% FP threshold."""
+C = 0.05
+"""Inverse regularisation; chosen by leave-one-source-out mean detection at the 1% FP threshold
+(``benchmarks.scanner_candidates``: 0.05, 0.25 and 1 are within 0.2 points; 0.05 has the lowest worst FP)."""
 FP_MEAN, FP_MAX = 0.01, 0.02
 
 
@@ -109,18 +110,28 @@ def trainable(row: dict) -> bool:
     return row["kind"] != "unicode"
 
 
+def source_weights(rows: list[dict]) -> np.ndarray:
+    """Per-line weights under which every source group weighs the same within its class and
+    the two classes weigh the same: a big source (BIPIA, tldr) cannot dominate the fit."""
+    keys = [(row["label"], row["group"]) for row in rows]
+    count = Counter(keys)
+    groups_per_class = Counter(label for label, _ in count)
+    return np.array([1.0 / (count[k] * groups_per_class[k[0]]) for k in keys]) * len(rows) / 2
+
+
 @dataclass(frozen=True)
 class Features:
     """One row per scoring window (run time scores long texts by windows), and the line it came from."""
 
     x: csr_matrix
     owner: np.ndarray  # line index of each window row
-    weight: np.ndarray  # 1 / windows of its line, so a long line counts once in training
+    weight: np.ndarray  # its line's source weight / windows of its line, so a long line counts once
 
 
 def matrix(rows: list[dict]) -> Features:
     """Binary hashed features, L2-normalised per window, exactly as the run-time scorer sees them."""
     indptr, indices, values, owner, weight = [0], [], [], [], []
+    line_weight = source_weights(rows)
     for line, row in enumerate(rows):
         parts = windows(learned_text(row["text"]))
         for part in parts:
@@ -129,15 +140,16 @@ def matrix(rows: list[dict]) -> Features:
             values.append(np.full(len(idx), 1.0 / np.sqrt(max(len(idx), 1))))
             indptr.append(indptr[-1] + len(idx))
             owner.append(line)
-            weight.append(1.0 / len(parts))
+            weight.append(line_weight[line] / len(parts))
     x = csr_matrix((np.concatenate(values), np.concatenate(indices), np.array(indptr)), shape=(len(owner), 1 << DIM_BITS))
     return Features(x, np.array(owner), np.array(weight))
 
 
-def fit(feats: Features, lines: np.ndarray, y: np.ndarray, c: float = C) -> LogisticRegression:
-    """Fit on the windows of the lines selected by the boolean mask ``lines`` (labels per line)."""
+def fit(feats: Features, lines: np.ndarray, y: np.ndarray, c: float = C, class_weight: str | None = None) -> LogisticRegression:
+    """Fit on the windows of the lines selected by the boolean mask ``lines`` (labels per line).
+    The features' sample weights already balance sources and classes."""
     rows = lines[feats.owner]
-    model = LogisticRegression(C=c, solver="liblinear", class_weight="balanced", max_iter=200, random_state=0)
+    model = LogisticRegression(C=c, solver="liblinear", class_weight=class_weight, max_iter=200, random_state=0)
     return model.fit(feats.x[rows], y[feats.owner[rows]], sample_weight=feats.weight[rows])
 
 
@@ -243,7 +255,8 @@ def train(data: Path = DATA, out: Path = MODEL_DIR, c: float = C, threshold: flo
     weights_path = out / WEIGHTS_FILE
     np.save(weights_path, weights, allow_pickle=False)
     meta = {
-        "model": "logistic regression (liblinear, balanced classes) over hashed char 1-5-grams and word 1-2-grams",
+        "model": "logistic regression (liblinear; every source group weighs the same within its class, the classes "
+        "weigh the same) over hashed char 1-5-grams and word 1-2-grams",
         "dim_bits": DIM_BITS,
         "C": c,
         "bias": round(float(model.intercept_[0]), 6),

@@ -73,22 +73,22 @@ def test_held_out_benign_sources_stay_under_one_percent(out_of_source):
         assert out_of_source["benign_sources"][source]["rate"] <= 0.01, (source, out_of_source["benign_sources"])
 
 
-# Floors a little under what rules + learned layer reach on these folds (measured:
-# Giskard 100%, Safety-Prompts 96.7%, deepset 78.4%, JailBench 75%, AIOS 50.3%,
-# JailbreakBench 46.2%, garak 37.3%, BIPIA 17.9%, PurpleLlama 13.9%; false
-# positives 1.4% mean, NotInject 8.3% worst); a regression in either layer trips them.
+# Floors a little under what rules + learned layer reach on these folds (measured with the
+# source-balanced model, C=0.05: Giskard 100%, Safety-Prompts 96.7%, deepset 78.4%, JailBench
+# 75%, AIOS 50.3%, JailbreakBench 47.2%, garak 35.5%, BIPIA 23.4%, PurpleLlama 13.9%; false
+# positives 0.70% mean, NotInject 2.36% worst); a regression in either layer trips them.
 FLOORS = {
     "Giskard-AI/prompt-injections": 0.95,
     "thu-coai/Safety-Prompts": 0.90,
-    "deepset/prompt-injections": 0.72,
+    "deepset/prompt-injections": 0.75,
     "crafted": 1.0,
     "tagomaru/ai-security": 1.0,
-    "STAIR-BUPT/JailBench": 0.70,
-    "Zhang-Henry/AIOS_agent": 0.45,
-    "JailbreakBench/artifacts": 0.40,
-    "NVIDIA/garak": 0.30,
-    "microsoft/BIPIA": 0.15,
-    "meta-llama/PurpleLlama": 0.10,
+    "STAIR-BUPT/JailBench": 0.72,
+    "Zhang-Henry/AIOS_agent": 0.47,
+    "JailbreakBench/artifacts": 0.44,
+    "NVIDIA/garak": 0.32,
+    "microsoft/BIPIA": 0.20,
+    "meta-llama/PurpleLlama": 0.12,
 }
 
 
@@ -96,5 +96,6 @@ def test_out_of_source_detection_floors(out_of_source):
     rates = {name: s["rate"] for name, s in out_of_source["attack_sources"].items()}
     for source, floor in FLOORS.items():
         assert rates[source] >= floor, (source, rates[source], floor)
-    assert out_of_source["means"]["fp_mean"] <= 0.02
-    assert out_of_source["means"]["fp_max"] <= 0.10
+    assert out_of_source["means"]["detection_mean"] >= 0.63
+    assert out_of_source["means"]["fp_mean"] <= 0.01
+    assert out_of_source["means"]["fp_max"] <= 0.03
