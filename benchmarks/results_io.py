@@ -46,7 +46,10 @@ def run_info(command: str, load_before: list[float], seconds: float) -> dict[str
     return {
         "seconds": round(seconds, 1),
         "git_revision": _git("rev-parse", "--short", "HEAD") or "unknown",
-        "git_dirty": bool(_git("status", "--porcelain", "--untracked-files=no", "--", "engine", "benchmarks")),
+        # the code measured, not the result files an earlier benchmark of the same run wrote
+        "git_dirty": bool(
+            _git("status", "--porcelain", "--untracked-files=no", "--", "engine", "benchmarks", ":(exclude)benchmarks/results")
+        ),
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": command,
         "machine": machine(),

@@ -265,18 +265,13 @@ def settled_key(term: Terminal, data: bytes, log: Path, accept, timeout: float =
     return float("nan")
 
 
-def app_env(log: Path, lag: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "TERM": "xterm-256color",
-        "COLUMNS": str(COLS),
-        "LINES": str(ROWS),
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "TEXTUAL_ANIMATIONS": "none",
-        "ECHO_MEMORY_STARTUP_LOG": str(log),
-        "ECHO_MEMORY_LAG_LOG": str(lag),
-    }
+def app_env(log: Path, lag: Optional[Path] = None) -> dict[str, str]:
+    """The app's environment in the pty: offline, no animations, its startup (and, if
+    asked, loop-lag) log where the bench reads it."""
+    env = app_env(log)
+    if lag is not None:
+        env["ECHO_MEMORY_LAG_LOG"] = str(lag)
+    return env
 
 
 def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:

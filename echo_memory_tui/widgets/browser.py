@@ -13,6 +13,9 @@ a cursor kept deep in the list across a reload) seeks from a key ladder, the key
 of every LADDER_STEP-th row, read in one index scan the first time it is needed
 for a sort and filter. The ladder beats count-then-seek: SQLite cannot count an
 index range without walking it, so each seek would cost a scan anyway.
+
+Why so long: one widget, one job (a virtual table over the store); its paging, caches
+and line rendering share the page and cursor state, and the column table is data.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from textual.strip import Strip
 from engine import EntryFilter, MemoryEntry, MemoryTier, MemoryType
 
 from .. import keys, lagprobe
+from ..failures import ENGINE_FAILURES
 from ..format import PROVENANCE, TIER_COLOURS, age
 from ..messages import EntryHighlighted
 
@@ -324,7 +328,7 @@ class EntryBrowser(ScrollView, can_focus=True):
 
         try:
             total, cursor, pages = await self.app.retry_busy(fetch)  # another process's import: wait
-        except Exception as exc:  # shown in place; the app keeps running
+        except ENGINE_FAILURES as exc:  # shown in place; the app keeps running
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
         if keep_id is not None:
@@ -345,7 +349,7 @@ class EntryBrowser(ScrollView, can_focus=True):
 
         try:
             loaded = await self.app.retry_busy(lambda: self._fetch_page(engine, generation, q, page, total, known()))
-        except Exception as exc:
+        except ENGINE_FAILURES as exc:
             self.post_message(self.Failed(f"{type(exc).__name__}: {exc}"))
             return
         finally:

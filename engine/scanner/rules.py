@@ -1,4 +1,8 @@
-"""The rule tables: each rule names the kind of phrasing it detects."""
+"""The rule tables: each rule names the kind of phrasing it detects.
+
+Why so long: it is data, the English and Chinese rule tables (one entry per named
+phrasing, each with its regex and gate) and the gate index that serves them; splitting
+the tables would scatter one family's rules across files."""
 
 from __future__ import annotations
 

@@ -61,3 +61,19 @@ async def test_an_engine_error_is_still_said_in_place(demo_db, make_app, monkeyp
         await wait_until(pilot, lambda: bool(_notices(app, "Could not count")), what="the notice")
         assert "the store file went away" in _notices(app, "Could not count")[-1]
         assert app.is_running
+
+
+async def test_a_bug_in_the_browsers_read_stops_the_app_instead_of_an_error_row(demo_db, make_app, monkeypatch):
+    from echo_memory_tui.widgets.browser import EntryBrowser
+
+    app = make_app(demo_db)
+    shown: list[str] = []
+    with pytest.raises(WorkerFailed, match="ZeroDivisionError"):
+        async with app.run_test(size=SIZE) as pilot:
+            await ready(pilot)
+            browser = app.query_one(EntryBrowser)
+            monkeypatch.setattr(app.engine, "count_entries", _broken)
+            browser.reload()
+            await wait_until(pilot, lambda: not app.is_running or browser.error is not None, what="a reaction")
+            shown = [browser.error] if browser.error else []
+    assert shown == []
