@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from tools import shape
 
+
 def test_no_import_cycle_inside_the_engine():
     assert shape.cycles() == []
 
