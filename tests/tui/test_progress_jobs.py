@@ -380,6 +380,7 @@ def test_snapshot_decay_apply_job_line(demo_db, make_app, snap_compare, size):
         app.screen.query_one("#yes").press()  # Archive N
         await wait_until(pilot, hold.reached.is_set, timeout=30, what="first batch archived")
         frozen_job(app.jobs.newest())
+        app.jobs.refresh()  # drawn from the frozen clock now, not at the panel's next 0.25 s tick
         await quiet(pilot, "write", "watch")
         await settle(pilot)
 
