@@ -41,8 +41,8 @@ bench: install
 	$(PY) -m benchmarks.tui_bench --out bench-tui.json
 	$(MAKE) bench-tables
 
-# Recall at 1,000,000 entries (benchmarks/results/recall-1m.json): peak RSS ~9.7 GB (check
-# `free -g` first); 28 min under a load average of 16, about 3 min on an idle machine.
+# Recall at 1,000,000 entries (benchmarks/results/recall-1m.json): peak RSS ~5.6 GB with the
+# baselines (check `free -g` first); about 4.5 min on an idle machine.
 bench-1m: install
 	$(PY) -m benchmarks.run recall --sizes 1000000 --tag 1m
 	$(MAKE) bench-tables

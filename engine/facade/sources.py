@@ -89,14 +89,23 @@ class SourcesMixin(EngineCore):
 
         watchfiles wakes us on the db and -wal files; PRAGMA data_version tells a
         foreign commit from our own writes (which do not change it), so the app's
-        own edits do not echo back."""
+        own edits do not echo back. A commit becomes visible only when its writer
+        updates the wal-index in -shm, after the -wal write whose event woke us, and
+        -shm gives no reliable event: so data_version is also read once a second
+        without an event (a cheap pragma), and such a commit is never missed."""
         from watchfiles import awatch
 
         names = {self.path.name, self.path.name + "-wal"}
         last_version = await self.store.data_version()
         last_seq = await self.last_change_seq()
         async for _events in awatch(
-            self.path.parent, stop_event=stop_event, debounce=100, step=50, watch_filter=lambda _c, p: Path(p).name in names
+            self.path.parent,
+            stop_event=stop_event,
+            debounce=100,
+            step=50,
+            rust_timeout=1000,
+            yield_on_timeout=True,
+            watch_filter=lambda _c, p: Path(p).name in names,
         ):
             version = await self.store.data_version()
             if version == last_version:
