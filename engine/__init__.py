@@ -6,6 +6,7 @@ torch: models load lazily. The app uses only the names exported here."""
 
 from .actors import Actor, ActorKind
 from .config import KNOBS, Knob, Settings, default_config_path, parse_assignments, register_section
+from .consolidation.records import Lattice
 from .errors import (
     ConfigError,
     ConsolidationError,
@@ -60,6 +61,7 @@ __all__ = [
     "InvalidValue",
     "KNOBS",
     "Knob",
+    "Lattice",
     "MemoryEngine",
     "MemoryEntry",
     "MemoryTier",

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine import MemoryEngine, MemoryEntry, MemoryType
+from engine import Lattice, MemoryEngine, MemoryEntry, MemoryType
 
 from ..failures import ENGINE_FAILURES
 from ..format import ago, provenance_badge, tier_text
@@ -44,23 +44,6 @@ def decay_curve(engine: MemoryEngine, entry: MemoryEntry, decay: dict[str, Any],
     return thinned
 
 
-def single_node_history(entry: MemoryEntry) -> dict[str, Any]:
-    """A lattice of one (when the engine's lattice could not be read), in its shape."""
-    node = {
-        "id": entry.id,
-        "version": entry.version,
-        "tier": entry.tier.label,
-        "superseded_by": entry.superseded_by,
-        "key": entry.key,
-        "type": entry.type.label,
-        "source": entry.source.label,
-        "created_at": entry.created_at.isoformat(),
-        "content": entry.content,
-        "pinned": entry.pinned,
-    }
-    return {"root_id": entry.id, "nodes": [node], "edges": []}
-
-
 async def load_history(app: Any, entry: MemoryEntry) -> dict[str, Any]:
     """The version lattice: consolidation's lattice(id) (every version, the
     contradiction links and merges around the entry)."""
@@ -77,7 +60,7 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
     try:
         history = await load_history(app, entry)
     except ENGINE_FAILURES as exc:  # the lattice is optional; say so in place
-        history = single_node_history(entry)
+        history = Lattice.of_entry(entry).to_dict()
         notices.append(f"history unavailable: {exc}")
     try:
         vector = await engine.vector_state(entry_id)

@@ -8,26 +8,11 @@ from __future__ import annotations
 import json
 
 from ..gate import EntryNotFound
-from ..models import MemoryEntry, to_iso
+from ..models import MemoryEntry
 from ..store import ENTRY_COLUMNS, Store, row_to_entry
-from .records import Lattice
+from .records import Lattice, lattice_node
 
 MAX_NODES = 5000  # a runaway graph (corrupt pointers) must not hang the app
-
-
-def node(entry: MemoryEntry) -> dict:
-    return {
-        "id": entry.id,
-        "version": entry.version,
-        "tier": entry.tier.label,
-        "superseded_by": entry.superseded_by,
-        "key": entry.key,
-        "type": entry.type.label,
-        "source": entry.source.label,
-        "created_at": to_iso(entry.created_at),
-        "content": entry.content,
-        "pinned": entry.pinned,
-    }
 
 
 async def build_lattice(store: Store, entry_id: str) -> Lattice:
@@ -63,4 +48,4 @@ async def build_lattice(store: Store, entry_id: str) -> Lattice:
     ]
     ordered = sorted(found.values(), key=lambda e: (e.created_at, e.version, e.id))
     edges.sort(key=lambda e: (e["to"], e["from"]))
-    return Lattice(start.id, [node(e) for e in ordered], edges)
+    return Lattice(start.id, [lattice_node(e) for e in ordered], edges)

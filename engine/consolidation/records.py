@@ -202,5 +202,27 @@ class Lattice:
     nodes: list[dict[str, Any]]
     edges: list[dict[str, str]]
 
+    @classmethod
+    def of_entry(cls, entry: MemoryEntry) -> "Lattice":
+        """A lattice of one, in the same shape (what a reader shows when the graph
+        around the entry could not be read)."""
+        return cls(entry.id, [lattice_node(entry)], [])
+
     def to_dict(self) -> dict[str, Any]:
         return {"root_id": self.root_id, "nodes": self.nodes, "edges": self.edges}
+
+
+def lattice_node(entry: MemoryEntry) -> dict[str, Any]:
+    """One version in a lattice: what the version views show of it."""
+    return {
+        "id": entry.id,
+        "version": entry.version,
+        "tier": entry.tier.label,
+        "superseded_by": entry.superseded_by,
+        "key": entry.key,
+        "type": entry.type.label,
+        "source": entry.source.label,
+        "created_at": to_iso(entry.created_at),
+        "content": entry.content,
+        "pinned": entry.pinned,
+    }
