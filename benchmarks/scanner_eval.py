@@ -5,7 +5,7 @@
 For every source group in injection-train + injection-dev (both classes), the
 learned layer is retrained without that source and the threshold is chosen on
 the out-of-source scores of the *other* benign sources (rules + learned: <= 1%
-false positives on average, <= 2% each); the held-out source is then scored
+false positives on each, a margin under the 2% ceiling); the held-out source is then scored
 with that model and that threshold, and the rules run as they ship. So every
 number below is on a source the learned layer never saw and the threshold was
 not chosen on. Prints JSON: detection per attack source, language and kind,
@@ -29,6 +29,7 @@ if str(REPO) not in sys.path:  # run as a plain script
     sys.path.insert(0, str(REPO))
 
 from benchmarks.train_scanner import (  # noqa: E402
+    CHOOSE_MAX,
     DATA,
     FP_MAX,
     FP_MEAN,
@@ -107,7 +108,7 @@ def evaluate(rows: list[dict], c: float = C, folds: list[set[str]] | None = None
         "method": "leave-one-source-out over injection-train + injection-dev source groups (owner/repo); "
         "rules + learned layer (n-gram logistic regression, source-balanced sample weights, "
         f"C={c}) retrained without the held-out source; threshold chosen on the other "
-        f"benign sources (<= {FP_MEAN:.0%} mean, <= {FP_MAX:.0%} each)",
+        f"benign sources (<= {FP_MEAN:.0%} mean and <= {CHOOSE_MAX:.0%} each: a margin under the {FP_MAX:.0%} ceiling)",
         "means": means,
         "targets": TARGETS,
         "targets_met": met,

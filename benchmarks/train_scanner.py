@@ -8,8 +8,8 @@ and writes ``weights.npy`` + ``meta.json`` into engine/scanner/model/.
 
 The threshold is chosen honestly: leave-one-source-out scores every benign line
 with a model that never saw its source, and the threshold is the lowest one
-that keeps each benign source at or below 1% false positives on those
-out-of-source scores. Deterministic: same data, same bytes.
+that keeps every benign source at or below 1% false positives on those
+out-of-source scores (a margin under the 2% ceiling for a source never seen). Deterministic: same data, same bytes.
 """
 
 from __future__ import annotations
@@ -55,6 +55,13 @@ C = 0.05
 """Inverse regularisation; chosen by leave-one-source-out mean detection at the 1% FP threshold
 (``benchmarks.scanner_candidates``: 0.05, 0.25 and 1 are within 0.2 points; 0.05 has the lowest worst FP)."""
 FP_MEAN, FP_MAX = 0.01, 0.02
+"""The targets: false positives on benign sources <= 1% on average and <= 2% on each."""
+CHOOSE_MAX = 0.01
+"""The per-source cap the threshold is *chosen* at, on the other benign sources: the 1%
+the issue asks of unseen sources, not the 2% ceiling, because a source the threshold
+never saw lands above the others (chosen at 2%, held-out NotInject reached 2.36%; at 1%
+no held-out benign source passes 1.18%, for -0.16 points of mean detection, leave-one-
+source-out: ``benchmarks.scanner_candidates``)."""
 
 
 class MissingData(FileNotFoundError):
@@ -177,7 +184,7 @@ def loso_scores(rows: list[dict], feats: Features, c: float = C, folds: list[set
 
 
 def threshold_for(
-    benign: dict[str, tuple[np.ndarray, np.ndarray]], mean_target: float = FP_MEAN, max_target: float = FP_MAX
+    benign: dict[str, tuple[np.ndarray, np.ndarray]], mean_target: float = FP_MEAN, max_target: float = CHOOSE_MAX
 ) -> float:
     """Lowest threshold at which the whole scanner (rules OR score >= threshold) keeps the
     given benign sources at or below ``mean_target`` false positives on average and
@@ -262,7 +269,7 @@ def train(data: Path = DATA, out: Path = MODEL_DIR, c: float = C, threshold: flo
         "bias": round(float(model.intercept_[0]), 6),
         "threshold": round(threshold, 6),
         "threshold_rule": f"lowest score at which rules + learned keep benign sources <= {FP_MEAN:.0%} false "
-        f"positives on average and <= {FP_MAX:.0%} each, on leave-one-source-out scores",
+        f"positives on average and <= {CHOOSE_MAX:.0%} each, on leave-one-source-out scores",
         "trained_on": data_hashes(data),
         "lines": {"attack": int(y[keep].sum()), "benign": int((~y[keep]).sum())},
         "weights_sha256": hashlib.sha256(weights_path.read_bytes()).hexdigest(),

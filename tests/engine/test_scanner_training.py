@@ -73,22 +73,23 @@ def test_held_out_benign_sources_stay_under_one_percent(out_of_source):
         assert out_of_source["benign_sources"][source]["rate"] <= 0.01, (source, out_of_source["benign_sources"])
 
 
-# Floors a little under what rules + learned layer reach on these folds (measured with the
-# source-balanced model, C=0.05: Giskard 100%, Safety-Prompts 96.7%, deepset 78.4%, JailBench
-# 75%, AIOS 50.3%, JailbreakBench 47.2%, garak 35.5%, BIPIA 23.4%, PurpleLlama 13.9%; false
-# positives 0.70% mean, NotInject 2.36% worst); a regression in either layer trips them.
+# Floors a little under what rules + learned layer reach on these folds, with the threshold
+# chosen at <= 1% false positives on each of the other benign sources (source-balanced
+# model, C=0.05: Giskard 100%, Safety-Prompts 96.7%, deepset 78.4%, JailBench 75%, AIOS
+# 50.3%, JailbreakBench 47.0%, garak 33.6%, BIPIA 17.9%, PurpleLlama 16.8%; mean 65.1%;
+# false positives 0.49% mean, 1.18% worst). A regression in either layer trips them.
 FLOORS = {
     "Giskard-AI/prompt-injections": 0.95,
-    "thu-coai/Safety-Prompts": 0.90,
-    "deepset/prompt-injections": 0.75,
+    "thu-coai/Safety-Prompts": 0.95,
+    "deepset/prompt-injections": 0.77,
     "crafted": 1.0,
     "tagomaru/ai-security": 1.0,
-    "STAIR-BUPT/JailBench": 0.72,
-    "Zhang-Henry/AIOS_agent": 0.47,
-    "JailbreakBench/artifacts": 0.44,
-    "NVIDIA/garak": 0.32,
-    "microsoft/BIPIA": 0.20,
-    "meta-llama/PurpleLlama": 0.12,
+    "STAIR-BUPT/JailBench": 0.74,
+    "Zhang-Henry/AIOS_agent": 0.49,
+    "JailbreakBench/artifacts": 0.46,
+    "NVIDIA/garak": 0.33,
+    "microsoft/BIPIA": 0.17,
+    "meta-llama/PurpleLlama": 0.16,
 }
 
 
@@ -96,6 +97,13 @@ def test_out_of_source_detection_floors(out_of_source):
     rates = {name: s["rate"] for name, s in out_of_source["attack_sources"].items()}
     for source, floor in FLOORS.items():
         assert rates[source] >= floor, (source, rates[source], floor)
-    assert out_of_source["means"]["detection_mean"] >= 0.63
-    assert out_of_source["means"]["fp_mean"] <= 0.01
-    assert out_of_source["means"]["fp_max"] <= 0.03
+    assert out_of_source["means"]["detection_mean"] >= 0.645
+
+
+def test_no_benign_source_held_out_passes_the_false_positive_ceiling(out_of_source):
+    """The issue's targets: <= 1% false positives on average over benign sources the model
+    and the threshold never saw, and none above 2% (the trigger-word-heavy NotInject
+    reached 2.36% when the threshold allowed 2% on the sources it was chosen on)."""
+    rates = {name: s["rate"] for name, s in out_of_source["benign_sources"].items()}
+    assert out_of_source["means"]["fp_mean"] <= 0.01, rates
+    assert max(rates.values()) <= 0.02, rates
