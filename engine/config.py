@@ -222,6 +222,30 @@ KNOBS: dict[str, Knob] = {
 }
 
 
+# The knobs one recall reads, in the order the playground's knob panel shows them;
+# `recall --json` reports these settings. One list, so a new recall knob appears in both.
+RECALL_KEYS: tuple[str, ...] = (
+    "memory.rrfK",
+    "memory.poolSize",
+    "memory.gateMinIdf",
+    "memory.rerankEnabled",
+    "memory.rerankTopK",
+    "memory.rerankMinScore",
+    "memory.rerankTimeoutSeconds",
+    "memory.rerankLoadTimeoutSeconds",
+    "memory.rerankModel",
+    "memory.embeddingModel",
+    "memory.embeddingTimeoutSeconds",
+    "memory.importanceDecayDays",
+    "memory.archivalWeight",
+    "memory.bm25Weight",
+    "memory.vectorWeight",
+    "memory.vectorMinSimilarity",
+    "memory.bm25MinRelativeScore",
+    "memory.lexicalConfidence",
+    "memory.importanceBlend",
+)
+
 # Other top-level tables in the file belong to the program that reads them (the app
 # keeps [keys] and [ui] there): the engine holds them read-only and saves them back
 # untouched; their owner may register a check that runs at load time.

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Container, Optional, Sequence
 
 import numpy as np
 
+from ..config import RECALL_KEYS
 from ..models import MemoryTier, utcnow
 from .fusion import Fused
 from .lexical import LexicalHits, LexicalIndex
@@ -62,28 +63,6 @@ __all__ = [
     "with_uncredited",
 ]
 
-SETTING_KEYS = (
-    "memory.rrfK",
-    "memory.poolSize",
-    "memory.gateMinIdf",
-    "memory.rerankEnabled",
-    "memory.rerankTopK",
-    "memory.rerankTimeoutSeconds",
-    "memory.rerankLoadTimeoutSeconds",
-    "memory.rerankMinScore",
-    "memory.rerankModel",
-    "memory.embeddingModel",
-    "memory.embeddingTimeoutSeconds",
-    "memory.archivalWeight",
-    "memory.importanceDecayDays",
-    "memory.bm25Weight",
-    "memory.vectorWeight",
-    "memory.vectorMinSimilarity",
-    "memory.bm25MinRelativeScore",
-    "memory.lexicalConfidence",
-    "memory.importanceBlend",
-)
-
 
 # ---- the stages, over one context ---------------------------------------------------
 def _ms(start: float) -> float:
@@ -91,7 +70,7 @@ def _ms(start: float) -> float:
 
 
 def settings_snapshot(settings, **extra) -> dict[str, Any]:
-    out = {k: settings.get(k) for k in SETTING_KEYS}
+    out = {k: settings.get(k) for k in RECALL_KEYS}
     out.update(extra)
     return out
 
