@@ -28,7 +28,14 @@ from engine.recall.eval_cache import CachedEmbedder, VectorCache
 from engine.recall.evaluation import dedupe, query_metrics
 from engine.recall.fusion import rrf_fuse
 from engine.recall.lexical import LexicalHits, LexicalIndex
-from engine.recall.pipeline import above_floor, above_relative_floor, bm25_weight, decay_weight, with_uncredited
+from engine.recall.pipeline import (
+    above_floor,
+    above_relative_floor,
+    bm25_weight,
+    decay_weight,
+    session_boost,
+    with_uncredited,
+)
 from engine.recall.tokenize import ENGLISH_STOP_WORDS, STOP_WORDS, entry_text, tokenize
 from engine.recall.vectors import VectorHits
 
@@ -146,18 +153,38 @@ def evaluate(rows):
     return {m: round(float(np.mean([r[m] for r in rows])), 4) for m in METRICS}
 
 
-def rrf(bm, cos, pool, k=60, w_bm=1.0, w_vec=1.0, floor=None, conf=0.0, age=None, blend=None, bfloor=0.0, agree=0.0):
+def rrf(
+    bm,
+    cos,
+    pool,
+    k=60,
+    w_bm=1.0,
+    w_vec=1.0,
+    floor=None,
+    conf=0.0,
+    age=None,
+    blend=None,
+    bfloor=0.0,
+    agree=0.0,
+    vconf=0.0,
+    sess=None,
+    sboost=0.0,
+):
     """Fused order of doc indexes, by the pipeline's own fusion functions in the
     pipeline's order (no gate, no fetch). Decay as in a store whose entries keep the
     default importance 0.5, were never accessed, and date from `age` days before
-    the question. `agree` (not shipped): a bonus agree / (k + worse rank) for a
-    candidate both paths rank in their top 5."""
+    the question; `sess[i]` is doc i's session (memory.sessionBoost). Not shipped:
+    `agree`, a bonus agree / (k + worse rank) for a candidate both paths rank in
+    their top 5; `vconf`, the vector weight times (1 + vconf x (top - 10th) / top
+    cosine), the vector path's counterpart of lexical confidence."""
     nb = [i for i in np.argsort(-bm, kind="stable")[:pool] if bm[i] != 0]
     nv = np.argsort(-cos, kind="stable")[:pool]
     lex = LexicalHits([str(i) for i in nb], bm[nb], [[] for _ in nb], [])
     vec = VectorHits([str(i) for i in nv], cos[nv].astype(np.float32))
     if floor is not None:
         vec = above_floor(vec, floor)
+    top, tenth = float(cos[nv[0]]), float(cos[nv[min(9, len(nv) - 1)]])
+    w_vec *= 1.0 + (vconf * (top - tenth) / top if vconf and top > 0 else 0.0)
     weights = {"bm25": bm25_weight(lex, w_bm, conf), "vector": w_vec}
     credited = above_relative_floor(lex, bfloor)
     fused = with_uncredited(rrf_fuse({"bm25": credited.ids, "vector": vec.ids}, k, weights), lex, credited)
@@ -166,6 +193,9 @@ def rrf(bm, cos, pool, k=60, w_bm=1.0, w_vec=1.0, floor=None, conf=0.0, age=None
         for f in fused:
             if len(f.ranks) == 2 and max(f.ranks.values()) <= 5:
                 score[int(f.id)] += agree / (k + max(f.ranks.values()))
+    if sboost and sess is not None:
+        for i, gain in session_boost(score, {i: str(sess[i]) for i in score}, sboost).items():
+            score[i] += gain
     return _decayed(score, age, blend)
 
 
@@ -227,24 +257,36 @@ def main():
     emb = CachedEmbedder("all-MiniLM-L6-v2", cache)
     emb._load()
     tk = toks["ours, stop words dropped"]
-    shipped = dict(w_bm=1.5, conf=1.0, blend=0.1, bfloor=0.3)
+    round3 = dict(w_bm=1.5, conf=1.0, blend=0.1, bfloor=0.3)  # shipped before this round
+    shipped = dict(w_bm=1.0, conf=1.0, blend=0.3, bfloor=0.3, sboost=0.3)
     candidates = {
         "equal RRF, no decay (first default)": (rrf, dict()),
         "bm25 1.5, confidence 1, no decay": (rrf, dict(w_bm=1.5, conf=1.0)),
-        "bm25 1.5, confidence 1, blend 0.1 (previous default)": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1)),
-        "previous + agreement bonus 1 (both top 5)": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1, agree=1.0)),
-        "previous + vector floor 0": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1, floor=0.0)),
+        "bm25 1.5, confidence 1, blend 0.1 (round 2)": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1)),
+        "round 2 + agreement bonus 1 (both top 5)": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1, agree=1.0)),
+        "round 2 + vector floor 0": (rrf, dict(w_bm=1.5, conf=1.0, blend=0.1, floor=0.0)),
         "score fusion alpha 0.5, blend 0.1": (score_fusion, dict(alpha=0.5, blend=0.1)),
         "score fusion alpha 0.7, blend 0.1": (score_fusion, dict(alpha=0.7, blend=0.1)),
-        "previous + bm25 floor 0.1": (rrf, {**shipped, "bfloor": 0.1}),
-        "previous + bm25 floor 0.2": (rrf, {**shipped, "bfloor": 0.2}),
-        "previous + bm25 floor 0.3 (shipped)": (rrf, shipped),
-        "previous + bm25 floor 0.5": (rrf, {**shipped, "bfloor": 0.5}),
+        "round 2 + bm25 floor 0.1": (rrf, {**round3, "bfloor": 0.1}),
+        "round 2 + bm25 floor 0.3 (round 3)": (rrf, round3),
+        "round 2 + bm25 floor 0.5": (rrf, {**round3, "bfloor": 0.5}),
+        "round 3, equal weights, no confidence": (rrf, {**round3, "w_bm": 1.0, "conf": 0.0}),
+        "round 3, spec product (blend 1)": (rrf, {**round3, "blend": 1.0}),
+        "round 3, pool 20": (rrf, {**round3, "pool": 20}),
+        "round 3, blend 0.2": (rrf, {**round3, "blend": 0.2}),
+        "round 3, blend 0.3": (rrf, {**round3, "blend": 0.3}),
+        "round 3, blend 0.5": (rrf, {**round3, "blend": 0.5}),
+        "round 3, vector confidence 1 (top vs 10th)": (rrf, {**round3, "vconf": 1.0}),
+        "round 3, session boost 0.3": (rrf, {**round3, "sboost": 0.3}),
+        "round 3, blend 0.3, bm25 weight 1": (rrf, {**round3, "blend": 0.3, "w_bm": 1.0}),
+        "shipped (bm25 1, conf 1, floor 0.3, blend 0.3, session boost 0.3)": (rrf, shipped),
         "shipped, decay off": (rrf, {**shipped, "blend": None}),
-        "shipped, equal weights, no confidence": (rrf, {**shipped, "w_bm": 1.0, "conf": 0.0}),
+        "shipped, session boost 0.15": (rrf, {**shipped, "sboost": 0.15}),
+        "shipped, session boost 0.5": (rrf, {**shipped, "sboost": 0.5}),
+        "shipped, bm25 weight 1.2": (rrf, {**shipped, "w_bm": 1.2}),
         "shipped, blend 0.2": (rrf, {**shipped, "blend": 0.2}),
-        "shipped, spec product (blend 1)": (rrf, {**shipped, "blend": 1.0}),
-        "shipped, pool 20": (rrf, {**shipped, "pool": 20}),
+        "shipped, blend 0.4": (rrf, {**shipped, "blend": 0.4}),
+        "shipped, vector confidence 1": (rrf, {**shipped, "vconf": 1.0}),
     }
     if "turn" in args.sets:
         sets["turn"] = load_turns(cache)
@@ -270,7 +312,7 @@ def main():
             rows["vector"].append(query_metrics(ranked_units(cos, ids, depth)[:10], gold))
             for c, (fn, kw) in candidates.items():
                 kw = {"pool": max(50, depth), **kw}
-                order = fn(bm, cos, age=age, **kw)
+                order = fn(bm, cos, age=age, **kw, **({"sess": ids} if fn is rrf else {}))
                 rows[c].append(query_metrics(dedupe(ids[i] for i in order[:depth])[:10], gold))
         cache.save()
         report["fusion"][name] = {c: evaluate(r) for c, r in rows.items()}

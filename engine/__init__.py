@@ -5,7 +5,7 @@ This package never imports Textual or Rich, and importing it does not import
 torch: models load lazily. The app uses only the names exported here."""
 
 from .actors import Actor, ActorKind
-from .config import KNOBS, Knob, Settings, default_config_path, parse_assignments, register_section
+from .config import KNOBS, RECALL_KEYS, Knob, Settings, default_config_path, parse_assignments, register_section
 from .consolidation.records import Lattice
 from .errors import (
     ConfigError,
@@ -16,6 +16,7 @@ from .errors import (
     ModelError,
     NotFound,
     ReadOnlyStore,
+    RecallError,
     StoreError,
     WriteRejected,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "ImportReport",
     "InvalidValue",
     "KNOBS",
+    "RECALL_KEYS",
     "Knob",
     "Lattice",
     "MemoryEngine",
@@ -68,6 +70,7 @@ __all__ = [
     "MemoryType",
     "ProvenanceLevel",
     "ReadOnlyStore",
+    "RecallError",
     "Rendered",
     "ScanResult",
     "Settings",

@@ -145,7 +145,7 @@ KNOBS: dict[str, Knob] = {
         ),
         _k("memory.archivalWeight", 0.5, float, "score multiplier for ARCHIVAL entries in recall", 0.0, 1.0),
         # Recall fusion (issue 13; measured on the dev sets, see benchmarks/eval_experiments.py)
-        _k("memory.bm25Weight", 1.5, float, "weight of the BM25 path in RRF: weight / (k + rank)", 0.0, 100.0),
+        _k("memory.bm25Weight", 1.0, float, "weight of the BM25 path in RRF: weight / (k + rank)", 0.0, 100.0),
         _k("memory.vectorWeight", 1.0, float, "weight of the vector path in RRF: weight / (k + rank)", 0.0, 100.0),
         _k(
             "memory.vectorMinSimilarity",
@@ -173,9 +173,18 @@ KNOBS: dict[str, Knob] = {
         ),
         _k(
             "memory.importanceBlend",
-            0.1,
+            0.3,
             float,
             "final = score * ((1 - w) + w * effective_importance); 1 is the spec's plain product, 0 ignores importance",
+            0.0,
+            1.0,
+        ),
+        _k(
+            "memory.sessionBoost",
+            0.3,
+            float,
+            "a memory gains this share of the best RRF score among the other candidates from its source session "
+            "(turns of one conversation answer together; 0: off)",
             0.0,
             1.0,
         ),
@@ -221,6 +230,31 @@ KNOBS: dict[str, Knob] = {
     ]
 }
 
+
+# The knobs one recall reads, in the order the playground's knob panel shows them;
+# `recall --json` reports these settings. One list, so a new recall knob appears in both.
+RECALL_KEYS: tuple[str, ...] = (
+    "memory.rrfK",
+    "memory.poolSize",
+    "memory.gateMinIdf",
+    "memory.rerankEnabled",
+    "memory.rerankTopK",
+    "memory.rerankMinScore",
+    "memory.rerankTimeoutSeconds",
+    "memory.rerankLoadTimeoutSeconds",
+    "memory.rerankModel",
+    "memory.embeddingModel",
+    "memory.embeddingTimeoutSeconds",
+    "memory.importanceDecayDays",
+    "memory.archivalWeight",
+    "memory.bm25Weight",
+    "memory.vectorWeight",
+    "memory.vectorMinSimilarity",
+    "memory.bm25MinRelativeScore",
+    "memory.lexicalConfidence",
+    "memory.importanceBlend",
+    "memory.sessionBoost",
+)
 
 # Other top-level tables in the file belong to the program that reads them (the app
 # keeps [keys] and [ui] there): the engine holds them read-only and saves them back

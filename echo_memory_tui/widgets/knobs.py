@@ -14,27 +14,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Label, Static, Switch
 
-from engine import KNOBS, ConfigError, Settings
+from engine import KNOBS, RECALL_KEYS, ConfigError, Settings
 
-RECALL_KNOBS = (
-    "memory.rrfK",
-    "memory.poolSize",
-    "memory.gateMinIdf",
-    "memory.rerankEnabled",
-    "memory.rerankTopK",
-    "memory.rerankMinScore",
-    "memory.rerankTimeoutSeconds",
-    "memory.rerankLoadTimeoutSeconds",
-    "memory.embeddingTimeoutSeconds",
-    "memory.importanceDecayDays",
-    "memory.archivalWeight",
-    "memory.bm25Weight",
-    "memory.vectorWeight",
-    "memory.vectorMinSimilarity",
-    "memory.bm25MinRelativeScore",
-    "memory.lexicalConfidence",
-    "memory.importanceBlend",
-)
+# The engine's recall knobs, less the model names: changing a model is a reload
+# (set in the config file), not a per-recall override.
+RECALL_KNOBS = tuple(k for k in RECALL_KEYS if KNOBS[k].kind is not str)
 
 
 def knob_id(key: str) -> str:

@@ -22,7 +22,8 @@ settings used and the git revision measured). Methods:
 LongMemEval: a fresh store per question holding its haystack, one memory per
 session (or per turn with granularity="turn"); gold = answer_session_ids; ranks
 are over sessions (turn hits are mapped to their session, first occurrence
-wins). Abstention questions (question_id ending in "_abs") have no gold
+wins); each entry's source_session is a neutral label of its session ("s12"), as
+a conversation memory carries its session's. Abstention questions (question_id ending in "_abs") have no gold
 session and are skipped (counted in `_meta`). Entry keys are neutral ("session
 12"), never the dataset's session ids, which would leak the answer. Each entry
 is dated by the dataset (`haystack_dates`: created, updated and last accessed
@@ -299,7 +300,7 @@ def _haystack_entries(q: dict, granularity: str, dates: list[Optional[datetime]]
         else:
             units = [(f"session {si} turn {ti}", [turn]) for ti, turn in enumerate(turns)]
         for key, part in units:
-            e = MemoryEntry(key=key, content=_session_text(part), **when)
+            e = MemoryEntry(key=key, content=_session_text(part), source_session=f"s{si}", **when)
             entries.append(e)
             unit_of[e.id] = sid
     return entries, unit_of

@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Container, Optional, Sequence
 
 import numpy as np
 
+from ..config import RECALL_KEYS
 from ..models import MemoryTier, utcnow
 from .fusion import Fused
 from .lexical import LexicalHits, LexicalIndex
@@ -35,6 +36,7 @@ from .stages import (
     final_order,
     fuse,
     prepare_query,
+    session_boost,
     vector_candidates,
     with_uncredited,
 )
@@ -59,30 +61,9 @@ __all__ = [
     "prepare_query",
     "run_pipeline",
     "run_stage",
+    "session_boost",
     "with_uncredited",
 ]
-
-SETTING_KEYS = (
-    "memory.rrfK",
-    "memory.poolSize",
-    "memory.gateMinIdf",
-    "memory.rerankEnabled",
-    "memory.rerankTopK",
-    "memory.rerankTimeoutSeconds",
-    "memory.rerankLoadTimeoutSeconds",
-    "memory.rerankMinScore",
-    "memory.rerankModel",
-    "memory.embeddingModel",
-    "memory.embeddingTimeoutSeconds",
-    "memory.archivalWeight",
-    "memory.importanceDecayDays",
-    "memory.bm25Weight",
-    "memory.vectorWeight",
-    "memory.vectorMinSimilarity",
-    "memory.bm25MinRelativeScore",
-    "memory.lexicalConfidence",
-    "memory.importanceBlend",
-)
 
 
 # ---- the stages, over one context ---------------------------------------------------
@@ -91,7 +72,7 @@ def _ms(start: float) -> float:
 
 
 def settings_snapshot(settings, **extra) -> dict[str, Any]:
-    out = {k: settings.get(k) for k in SETTING_KEYS}
+    out = {k: settings.get(k) for k in RECALL_KEYS}
     out.update(extra)
     return out
 
@@ -137,6 +118,7 @@ class RecallContext:
     survivors: list[Fused] = field(default_factory=list)
     dropped: list[Dropped] = field(default_factory=list)
     outcome: Optional[RerankOutcome] = None
+    boosts: dict[str, float] = field(default_factory=dict)  # id -> session boost added to its RRF score
     infos: dict[str, DecayInfo] = field(default_factory=dict)
     finals: dict[str, float] = field(default_factory=dict)
     ordered: list[str] = field(default_factory=list)
@@ -319,19 +301,24 @@ async def stage_rerank(ctx: RecallContext) -> None:
 
 
 async def stage_decay(ctx: RecallContext) -> None:
-    """Forgetting-curve weighting and the final order: the reranked head first
-    (by reranker score x decay), then the rest (by RRF x decay), cut to `limit`."""
+    """Session boost, forgetting-curve weighting and the final order: the reranked
+    head first (by reranker score x decay), then the rest (by RRF plus session
+    boost, x decay), cut to `limit`."""
     half_life = max(1.0, float(ctx.knob("memory.importanceDecayDays")))
     archival_weight = float(ctx.knob("memory.archivalWeight"))
     blend = float(ctx.knob("memory.importanceBlend"))
     outcome = ctx.outcome
     by_id = {f.id: f for f in ctx.survivors}
     head = set(outcome.order[: outcome.head]) if outcome.status == RERANKED else set()
+    rest = [f for f in ctx.survivors if f.id not in head]
+    ctx.boosts = session_boost(
+        {f.id: f.rrf for f in rest}, {f.id: ctx.entries[f.id].session for f in rest}, float(ctx.knob("memory.sessionBoost"))
+    )
     staged = []
     for prior, entry_id in enumerate(outcome.order, start=1):
         info = decay_weight(ctx.entries[entry_id].decay_view(), ctx.now, half_life, archival_weight, blend)
         ctx.infos[entry_id] = info
-        base = outcome.scores[entry_id] if entry_id in head else by_id[entry_id].rrf
+        base = outcome.scores[entry_id] if entry_id in head else by_id[entry_id].rrf + ctx.boosts.get(entry_id, 0.0)
         final = ctx.finals[entry_id] = base * info.multiplier * info.archival_weight
         staged.append((entry_id, 0 if entry_id in head else 1, final, prior))
     ctx.ordered = final_order(staged)[: ctx.limit]
@@ -388,6 +375,7 @@ def explain(ctx: RecallContext) -> None:
                 vector=PathScore(vv[1], vv[0]) if vv else PathScore(),
                 rerank=RerankInfo(outcome.scores.get(entry_id), outcome.ranks.get(entry_id), st, why),
                 rrf=f.rrf,
+                session_boost=ctx.boosts.get(entry_id, 0.0),
                 gate=ctx.verdicts[entry_id].to_dict(),
                 decay=ctx.infos[entry_id],
                 key=e.key,

@@ -86,6 +86,7 @@ class RecallHit:
     pinned: bool = False
     superseded_by: Optional[str] = None
     vector_pending: bool = False  # no current vector yet (the backfill has not reached it): found by BM25 only
+    session_boost: float = 0.0  # added to rrf from the other candidates of its source session (memory.sessionBoost)
     entry: Any = field(default=None, repr=False, compare=False)  # the MemoryEntry, for the app
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,6 +98,7 @@ class RecallHit:
             "vector": {**self.vector.to_dict(), "pending": self.vector_pending},
             "rerank": self.rerank.to_dict(),
             "rrf": self.rrf,
+            "session_boost": self.session_boost,
             "gate": dict(self.gate),
             "decay": self.decay.to_dict(),
             "key": self.key,

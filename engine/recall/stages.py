@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Container, Optional, Sequence
+from typing import Any, Callable, Container, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -58,6 +58,10 @@ class Fetched:
     @property
     def superseded_by(self) -> Optional[str]:
         return self._entry.superseded_by if self._entry is not None else self.row[COL["superseded_by"]]
+
+    @property
+    def session(self) -> str:
+        return self._entry.source_session if self._entry is not None else self.row[COL["source_session"]]
 
     @property
     def entry(self) -> MemoryEntry:
@@ -211,7 +215,36 @@ def apply_gate(
     return passed, failed, verdicts
 
 
-# ---- stage 5: forgetting curve -----------------------------------------------------
+# ---- stage 5: session boost and forgetting curve ------------------------------------
+def session_boost(scores: Mapping[str, float], session_of: Mapping[str, str], share: float) -> dict[str, float]:
+    """What each candidate gains from the other candidates of its source session
+    (memory.sessionBoost): `share` x the best score among them. Turns of one
+    conversation answer a question together: a turn that says little alone is
+    lifted when its neighbours match strongly, and a session that several turns
+    point at outranks one stray match. No session, or none of its other memories
+    among the candidates: no gain."""
+    if share <= 0:
+        return {}
+    top2: dict[str, list[float]] = {}  # session -> its two best scores
+    for entry_id, score in scores.items():
+        session = session_of.get(entry_id)
+        if session:
+            best = top2.setdefault(session, [0.0, 0.0])
+            if score > best[0]:
+                best[0], best[1] = score, best[0]
+            elif score > best[1]:
+                best[1] = score
+    out = {}
+    for entry_id, score in scores.items():
+        session = session_of.get(entry_id)
+        if session:
+            best = top2[session]
+            other = best[1] if score >= best[0] else best[0]
+            if other > 0:
+                out[entry_id] = share * other
+    return out
+
+
 def decay_weight(
     entry: MemoryEntry, now: datetime, half_life_days: float, archival_weight: float, blend: float = 1.0
 ) -> DecayInfo:

@@ -50,7 +50,8 @@ async def test_eval_judgments_equals_the_engine_and_records_nothing(tmp_path, ca
     assert headless["overrides"] == {"memory.rrfK": 20}
     assert headless["embedding"] == "ready" and headless["recall_modes"] == {"hybrid": 2}  # both paths ran
     # the plain report names the four numbers
-    assert await asyncio.to_thread(cli, "--db", str(db), "--config", str(config), "eval", "--judgments") == 0
+    plain = ("eval", "--judgments", "--set", "memory.rrfK=20")  # the same evaluation as `direct`
+    assert await asyncio.to_thread(cli, "--db", str(db), "--config", str(config), *plain) == 0
     out = capsys.readouterr().out
     m = direct["metrics"]
     assert (

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.config import Settings
+from engine.config import KNOBS, Settings
 from engine.recall import pipeline as pl
 from engine.recall.fusion import Fused
 from engine.recall.lexical import LexicalHits, LexicalIndex
@@ -126,7 +126,7 @@ async def test_vector_then_fusion_rank_by_both_paths_and_cut_at_the_floor():
     assert ctx.ids["c"] not in ctx.vec_pos  # cosine -1 is under the floor
     assert [f.id for f in ctx.fused][:2] == [ctx.ids["a"], ctx.ids["b"]]
     assert ctx.vec_pos[ctx.ids["a"]] == (1, pytest.approx(1.0))
-    assert ctx.result.settings["bm25_weight_applied"] >= 1.5
+    assert ctx.result.settings["bm25_weight_applied"] >= KNOBS["memory.bm25Weight"].default
 
 
 async def test_gate_discards_a_bm25_only_match_on_a_common_word():

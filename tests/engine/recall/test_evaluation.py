@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.config import KNOBS
 from engine.recall.evaluation import METHODS, query_metrics, run_beir, run_longmemeval
 
 from .helpers import FakeEmbedder
@@ -108,8 +109,8 @@ async def test_real_longmemeval_format_parses():
 async def test_longmemeval_dates_make_decay_act(tmp_path):
     """Two sessions saying the same thing, 60 days apart: the gold is the old one.
     With decay off they tie and the earlier-listed (old) one leads; as shipped the
-    forgetting curve puts the fresh one first (multiplier 0.95 against
-    0.9 + 0.1 * 0.5 * 0.5 ** (60 / 30) = 0.9125)."""
+    forgetting curve puts the fresh one first (with the shipped blend w, multiplier
+    1 - w + w * 0.5 against 1 - w + w * 0.5 * 0.5 ** (60 / 30))."""
     same = [{"role": "user", "content": "my cat is called miso"}]
     data = [
         {
@@ -132,7 +133,8 @@ async def test_longmemeval_dates_make_decay_act(tmp_path):
     assert res["hybrid (decay off)"]["mrr"] == 1.0
     assert res["hybrid"]["mrr"] == 0.5
     meta = res["_meta"]
-    assert meta["dates"].startswith("haystack_dates") and meta["settings"]["memory.importanceBlend"] == 0.1
+    assert meta["dates"].startswith("haystack_dates")
+    assert meta["settings"]["memory.importanceBlend"] == KNOBS["memory.importanceBlend"].default
     assert meta["git_revision"]
     data[0]["haystack_dates"][1] = "yesterday"
     path.write_text(json.dumps(data))
