@@ -72,6 +72,16 @@ def path_cell(path: Optional[dict[str, Any]], digits: int = 3) -> Text:
     return out
 
 
+def rrf_cell(hit: dict[str, Any]) -> Text:
+    """The fused score; a `+` marks a session boost added to it before decay (the
+    candidate's detail line gives the amount)."""
+    rrf = float(hit.get("rrf") or 0)
+    out = Text(f"{rrf:.4f}"[1:] if rrf < 1 else f"{rrf:.3f}")
+    if hit.get("session_boost"):
+        out.append("+", style="bold yellow")
+    return out
+
+
 # rerank statuses (engine/recall/rerank.py) in the column's 9 cells; the candidate's
 # detail line below the table gives the status in full with the engine's reason.
 RERANK_LABELS = {"outside_top_k": "beyond k", "not_loaded": "not ready", "filtered_min_score": "filtered", "disabled": "off"}
@@ -376,7 +386,7 @@ class PlaygroundView(Widget):
                     Text(f"{float(r.get('final') or 0):.4f}", style="bold"),
                     path_cell(r.get("bm25"), 2),
                     path_cell(r.get("vector"), 3),
-                    Text(f"{float(r.get('rrf') or 0):.4f}"[1:] if float(r.get("rrf") or 0) < 1 else f"{float(r.get('rrf')):.3f}"),
+                    rrf_cell(r),
                     Text("✓", style="green") if gate.get("passed", True) else Text("✗", style="red"),
                     rerank_cell(r.get("rerank")),
                     decay_text,
@@ -469,6 +479,12 @@ class PlaygroundView(Widget):
         gate = r.get("gate") or {}
         if gate.get("reason"):
             out.append(f"\ngate: {gate['reason']}", style="dim")
+        if r.get("session_boost"):
+            out.append(
+                f"\nsession boost: +{float(r['session_boost']):.4f} on rrf from other memories of its source session"
+                " (memory.sessionBoost)",
+                style="dim",
+            )
         rerank = r.get("rerank") or {}
         if rerank.get("reason"):
             out.append(f"\nrerank: {rerank.get('status', '')} — {rerank['reason']}", style="dim")

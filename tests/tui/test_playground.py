@@ -42,7 +42,7 @@ async def test_type_a_query_and_see_every_score(demo_db, make_app):
         view = await open_playground(pilot)
         before = await access_state(app.engine)
         await app.engine.warm_recall()  # recall itself never embeds: let the backfill give every entry a vector
-        await wait_until(pilot, lambda: app.engine.recall_service.pending_count == 0, what="vectors backfilled")
+        await wait_until(pilot, lambda: app.engine.recall_service.pending_count == 0, timeout=60, what="vectors backfilled")
         await pilot.press(*"atlas python")
         await wait_until(
             pilot,
@@ -167,3 +167,29 @@ async def test_failing_recall_is_shown_in_place(demo_db, make_app):
         await wait_until(pilot, lambda: "index exploded" in str(view.query_one("#pg-summary").render()), what="error shown")
         assert view.query_one("#query", Input).value == "deploy"  # nothing typed is lost
         assert app.is_running
+
+
+async def test_session_boost_is_shown_where_it_moves_a_score(demo_db, make_app):
+    """memory.sessionBoost adds to a candidate's RRF before decay; the table marks
+    the fused score with `+` and the detail line gives the amount, so the final
+    score never differs from its parts without a visible reason."""
+    app = make_recall_app(make_app, demo_db)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_playground(pilot)
+        await app.engine.warm_recall()
+        await wait_until(pilot, lambda: app.engine.recall_service.pending_count == 0, timeout=60, what="vectors backfilled")
+        await pilot.press(*"atlas python")
+        await wait_until(pilot, lambda: view.result is not None and view.result.get("results"), timeout=20, what="results")
+        rows = view.result["results"]
+        boosted = [i for i, r in enumerate(rows) if r["session_boost"] > 0]
+        assert boosted, "the demo store has agent sessions whose memories answer together"
+        table = view.query_one("#pg-results")
+        rrf_col = [c.label.plain for c in table.columns.values()].index("rrf")
+        for i, r in enumerate(rows):
+            assert str(table.get_row_at(i)[rrf_col]).endswith("+") == (r["session_boost"] > 0)
+        table.move_cursor(row=boosted[0])
+        await wait_until(
+            pilot,
+            lambda: f"session boost: +{rows[boosted[0]]['session_boost']:.4f}" in str(view.query_one("#pg-content").render()),
+            what="the detail line names the boost",
+        )
