@@ -60,7 +60,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         "extract_given_secret",
         r"\b(?:what(?:'s|\s+is|\s+was)|tell\s+me|reveal|share|give\s+me|confirm|provide|spell\s+out|say|type)\s+"
         r"(?:me\s+)?(?:the\s+|your\s+|that\s+)?(?:secret\s+|hidden\s+)?(?:password|passphrase|passcode|secret(?:\s+(?:key|"
-        r"code|word))?|api\s+key|access\s+code|pin|key)\s+(?:that\s+|which\s+)?you\s+(?:were|have\s+been|are)\s+"
+        r"code|word))?|api\s+key|access\s+code)\s+(?:that\s+|which\s+)?you\s+(?:were|have\s+been|are)\s+"
         r"(?:given|told|assigned|asked\s+to\s+(?:protect|keep|guard|hide)|supposed\s+to\s+(?:protect|keep|guard|hide)|"
         r"protecting|guarding|hiding|keeping)"
         r"|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:confirm|share|tell\s+me|provide|give\s+me|reveal|"
@@ -70,7 +70,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\b(?:share|confirm|tell\s+me|give\s+me|reveal|provide|send\s+me|disclose|what(?:'s|\s+is))\s+(?:me\s+)?"
         r"(?:with\s+me\s+)?your\s+(?:password|passcode|passphrase|secret\s+key)\b"
         r"(?!\s+(?:policy|policies|manager|strength|requirements|rules|hint|reset|length|format))",
-        "password|passphrase|passcode|secret|api|access|pin|key",
+        "password|passphrase|passcode|secret|api|access",
     ),
     # --- a fake control tag claiming a privileged mode ----------------------------------
     _rule(
@@ -137,12 +137,12 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
         "code_injection",
         "pipe_download_to_shell",
-        r"\b(?:curl|wget|fetch|iwr|invoke-webrequest)\b[^|\n;]{0,200}?\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b"
+        r"\b(?:curl|wget)\b[^|\n;]{0,200}?\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b"
         r"|\b(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\b"
         r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
         r"|\biex\s*\(?\s*\(?\s*(?:new-object\s+(?:system\.)?net\.webclient\)?\.downloadstring|invoke-webrequest|iwr)\b"
         r"|\bpowershell(?:\.exe)?\b[^\n]{0,40}?\s-(?:e|enc|encodedcommand)\s+[a-z0-9+/=]{16,}",
-        "curl|wget|fetch|iwr|invoke-webrequest|sh|iex|powershell",
+        "curl|wget|iex|powershell",
     ),
     _rule(
         "code_injection",
@@ -154,7 +154,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\bdd\s+if=/dev/(?:zero|u?random)\s+of=/dev/(?:sd|hd|nvme|xvd|vd)"
         r"|\bshutil\.rmtree\(\s*[\"'](?:/|~|c:\\\\?)[\"']"
         r"|\bformat\s+c:\s*/[qy]",
-        "rm|:()|mkfs|dd|rmtree|format",
+        "rm|:()|mkfs|dd|rmtree|format & /|~|:()|c:|$home",
     ),
     _rule(
         "code_injection",
@@ -162,15 +162,20 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"/dev/tcp/[\w.-]+/\d+"
         r"|\b(?:nc|ncat|netcat)\b[^\n|;]{0,60}?\s-[a-z]*[ec]\s+(?:/bin/)?(?:ba|z)?sh\b"
         r"|\bmkfifo\b[^\n]{0,80}?\|\s*(?:nc|ncat|netcat)\b"
-        r"|\bsocket\b[\s\S]{0,300}?\bconnect\b[\s\S]{0,300}?\b(?:dup2|subprocess\.(?:call|popen|run)|pty\.spawn|os\.system)\b"
-        r"[\s\S]{0,200}?(?:/bin/)?(?:ba|z)?sh\b"
         r"|\bsocat\b[^\n]{0,80}?\bexec:[\"']?(?:/bin/)?(?:ba|z)?sh",
-        "/dev/tcp/|nc|netcat|mkfifo|socket|socat",
+        "/dev/tcp/|nc|netcat|mkfifo|socat & /dev/tcp/|sh|mkfifo",
+    ),
+    _rule(
+        "code_injection",
+        "socket_shell",
+        r"\bsocket\b[\s\S]{0,300}?\bconnect\b[\s\S]{0,300}?\b(?:dup2|subprocess\.(?:call|popen|run)|pty\.spawn|"
+        r"os\.system)\b[\s\S]{0,200}?(?:/bin/)?(?:ba|z)?sh\b",
+        "socket & connect & dup2|subprocess|pty.|system",
     ),
     _rule(
         "code_injection",
         "ship_secrets_out",
-        r"\b(?:env|printenv|set|history|cat\s+~?/?\S*(?:\.env|\.bash_history|\.netrc|credentials))\s*\|\s*"
+        r"\b(?:env|printenv|history|cat\s+~?/?\S*(?:\.env|\.bash_history|\.netrc|credentials))\s*\|\s*"
         r"(?:curl|wget|nc|ncat|netcat|mail|sendmail|base64\s*\|\s*curl)\b"
         r"|\b(?:requests|httpx|session|urllib\.request|aiohttp)\.(?:post|put|get|urlopen|request)\s*\("
         r"[^\n]{0,200}?\b(?:os\.environ|dict\(\s*os\.environ|getpass|\.ssh|id_rsa|keylog|clipboard|browser_cookies|"
@@ -178,7 +183,9 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\b(?:os\.environ|getpass\.getpass|clipboard\.getclipboarddata|pynput\.keyboard|keyboard\.(?:on_press|hook)|"
         r"cookies\.txt|cookies\.sqlite|simplecookie)[\s\S]{0,300}?"
         r"\b(?:requests\.(?:post|put)|urlopen|smtplib|ftplib|storbinary|socket\.send|sendall|\.send\()",
-        "env|printenv|set|history|cat|requests|httpx|session|urllib|aiohttp|environ|getpass|clipboard|pynput|keyboard|cookie",
+        "env|history|cat|environ|getpass|.ssh|id_rsa|keylog|clipboard|cookie|login|pynput|keyboard"
+        " & curl|wget|nc|netcat|mail|requests|httpx|session|urllib|aiohttp|urlopen|smtplib|ftplib|storbinary|socket|"
+        "sendall|.send(",
     ),
     _rule(
         "code_injection",

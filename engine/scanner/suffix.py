@@ -18,6 +18,7 @@ from typing import Optional
 
 _PAIRS = {")": "(", "]": "[", "}": "{"}
 _OPENERS = frozenset(_PAIRS.values())
+_BRACKET = re.compile(r"[()\[\]{}]")
 _MARKERS = re.compile(r"(?:^|(?<=\s))(?:\w{1,3}\)|[:;=8]-?[()\[\]]|\([:;]|\(\s?\))(?=\s|$)")
 _GLUED = re.compile(r"[a-z][{}\[\]()<>\\|^`$=~#%*@;]|[{}\[\]()<>\\|^`$=~#%*@;][a-z]")
 _TOKEN = re.compile(r"\S+")
@@ -25,6 +26,8 @@ DISORDER_MIN = 4
 """Out-of-order brackets a line needs: code fragments cut at both ends reach 3."""
 GLUED_MIN = 2
 """Tokens gluing a symbol to a letter, within one window, that a line needs."""
+_BRACKETS_MIN = 3
+"""Fewer brackets than this cannot reach DISORDER_MIN (two crossed ones score 3)."""
 WINDOW = 16
 """Tokens in the window the glued tokens must share (a suffix is ~20 tokens)."""
 
@@ -33,7 +36,7 @@ def bracket_disorder(line: str) -> int:
     """2 per crossed pair (``{]``), 1 per stray closer and per opener left unclosed."""
     stack: list[str] = []
     score = 0
-    for ch in line:
+    for ch in _BRACKET.findall(line):
         if ch in _OPENERS:
             stack.append(ch)
         elif ch in _PAIRS:
@@ -58,6 +61,18 @@ def _glued_window(tokens: list[re.Match[str]]) -> Optional[tuple[int, int]]:
     return None
 
 
+def _suspicious_span(line: str) -> Optional[tuple[int, int]]:
+    """Where in ``line`` the glued tokens of a badly ordered run lie, if the line is one."""
+    if len(_BRACKET.findall(line)) < _BRACKETS_MIN:
+        return None
+    clean = _MARKERS.sub(lambda m: " " * len(m.group()), line)
+    if bracket_disorder(clean) < DISORDER_MIN:
+        return None
+    tokens = list(_TOKEN.finditer(clean))
+    window = _glued_window(tokens)
+    return None if window is None else (tokens[window[0]].start(), tokens[window[1]].end())
+
+
 class SuffixDetector:
     """A rule's matcher (``search`` like a compiled regex) for adversarial suffixes."""
 
@@ -65,14 +80,12 @@ class SuffixDetector:
 
     def search(self, string: str) -> Optional[re.Match[str]]:
         """The span of the first suspicious run, as a match object; None if no line qualifies."""
+        if len(_BRACKET.findall(string)) < _BRACKETS_MIN:  # most texts: no line can qualify
+            return None
         start = 0
         for line in string.split("\n"):
-            clean = _MARKERS.sub(lambda m: " " * len(m.group()), line)
-            if bracket_disorder(clean) >= DISORDER_MIN:
-                tokens = list(_TOKEN.finditer(clean))
-                window = _glued_window(tokens)
-                if window is not None:
-                    first, last = tokens[window[0]].start(), tokens[window[1]].end()
-                    return re.compile(rf"[\s\S]{{{last - first}}}").match(string, start + first)
+            span = _suspicious_span(line)
+            if span is not None:
+                return re.compile(rf"[\s\S]{{{span[1] - span[0]}}}").match(string, start + span[0])
             start += len(line) + 1
         return None

@@ -96,3 +96,16 @@ def test_attack_in_another_language_is_refused(lang, text, family):
 def test_ordinary_sentence_with_the_same_words_is_stored(lang, text):
     result = scan_memory_content(text)
     assert not result.blocked, result
+
+
+def test_gates_change_no_verdict_on_these_texts():
+    """A rule's gate only saves time: with or without gates, the same verdict."""
+    from engine.scanner import _scan_patterns
+
+    from .test_rules4_families import BENIGN as EN_BENIGN
+    from .test_rules4_families import CAUGHT
+    from .test_rules4_suffix import PLAIN, SUFFIXED
+
+    texts = [t for _, t, _ in ATTACKS] + [t for _, t in BENIGN] + [t for t, _ in CAUGHT] + EN_BENIGN + PLAIN + SUFFIXED
+    for text in texts:
+        assert _scan_patterns(text, use_gates=True) == _scan_patterns(text, use_gates=False), text
