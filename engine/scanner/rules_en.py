@@ -14,6 +14,15 @@ from .rule_base import Rule, _rule
 
 _REPLY = r"(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|messages?|completions?)"
 _AI = r"(?:ai|assistant|agent|model|language\s+model|llm|chatbot|bot|system|gpt)"
+_HOW_TO = (
+    r"\b(?:step[\s-]by[\s-]step|detailed|in\s+detail|exact|precise|specific|complete)\s+(?:\w+\s+){0,3}?"
+    r"(?:instructions|guide|recipe|method|procedure|steps|process|tutorial|formula|plan|directions)\b"
+)
+_HARM = (
+    r"(?:bomb|explosive|nerve\s+agent|poison|bioweapon|chemical\s+weapon|meth(?:amphetamine)?|fentanyl|cocaine|heroin|"
+    r"ransomware|malware|keylogger|(?:hack|break)\s+into|launder|counterfeit|untraceable\s+(?:gun|firearm|weapon|poison)|"
+    r"synthesi[sz]e\s+(?:drugs|meth|fentanyl|nerve|sarin|ricin|toxins?))"
+)
 
 EN_FAMILY_RULES: tuple[Rule, ...] = (
     # --- prompt and secret extraction: make the model read out what it was given -----
@@ -51,9 +60,15 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:instructions|rules|guidelines|directives)\s+(?:that\s+)?you\s+(?:were|have\s+been)\s+(?:given|told|provided)"
         r"|\b(?:i\s+(?:need|want|must|have)\s+to|let\s+me|allow\s+me\s+to)\s+(?:see|view|read|access|get|know)\s+"
         r"(?:the|your)\s+(?:full\s+|entire\s+|original\s+|hidden\s+|exact\s+)?system\s+(?:prompt|instructions|message)\b"
-        r"|\b(?:repeat|print|output|recite|show)\s+everything\s+in\s+(?:the|your)\s+system\s+prompt\b",
+        r"|\b(?:repeat|print|output|recite|show)\s+everything\s+in\s+(?:the|your)\s+system\s+prompt\b"
+        r"|\bwhat\s+(?:instructions|rules|guidelines|directives|prompt)\s+(?:did|have|has)\s+(?:your\s+(?:developers?|"
+        r"creators?|operators?|owners?|makers?)|they|the\s+(?:developers?|operators?|system))\s+(?:give|given|set|"
+        r"written|write)\s+you\b"
+        r"|\b(?:show|give|tell|print|send)\s+me\s+the\s+(?:exact|full|complete|verbatim|original|entire|literal)\s+"
+        r"(?:text|wording|content|contents|words)\s+of\s+your\s+(?:(?:system|initial|original|hidden|secret|first)\s+)?"
+        r"(?:prompt|instructions|system\s+message)\b",
         "instruction|prompt|system|guideline|rules|directive|configuration|preamble|told|conversation|chat|"
-        "session|dialog|supposed|allowed|permitted|instructed",
+        "session|dialog|supposed|allowed|permitted|instructed|give|given|set|written|write",
     ),
     _rule(
         "secret_exfiltration",
@@ -96,17 +111,18 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         "output_manipulation",
         "encoded_reply",
         r"(?:^|[.!?:;\n\"]\s*|\b(?:please|always|only|and|then|now|you\s+(?:must|should|will|shall))\s+)"
-        r"(?:respond|reply|answer|write\s+(?:your|the)\s+(?:answer|response|reply))\s+(?:only\s+|exclusively\s+)?"
-        r"(?:in|using|with)\s+(?:base\s?64|hex(?:adecimal)?|binary|rot-?13|morse(?:\s+code)?|leet(?:speak)?|"
+        r"(?:respond|reply|answer|write\s+your\s+(?:answers?|responses?|repl(?:y|ies)))\s+(?:only\s+|exclusively\s+)?"
+        r"(?:to\s+(?:every|each|all|any|my)\s+(?:\w+\s+){0,2}?)?(?:only\s+)?(?:in|using|with)\s+(?:base\s?64|hex(?:adecimal)?|binary|rot-?13|morse(?:\s+code)?|leet(?:speak)?|"
         r"pig\s+latin|reversed?\s+(?:text|order)|caesar\s+cipher|ciphertext|unicode\s+escapes)\b",
         "respond|reply|answer|write & base|hex|binary|rot|morse|leet|pig|revers|caesar|cipher|unicode",
     ),
     _rule(
         "output_manipulation",
         "tell_the_reader",
-        rf"\b(?:when|while|if|before|after)\s+(?:you\s+(?:are\s+)?)?(?:summari[sz](?:e|ing)|answer(?:ing)?|"
-        rf"respond(?:ing)?|repl(?:y|ying)|process(?:ing)?|read(?:ing)?|translat(?:e|ing)|present(?:ing)?|"
-        rf"describ(?:e|ing)|report(?:ing)?\s+on)\s+(?:this|the\s+(?:above|following))\s+"
+        rf"\b(?:when|while|if|before|after|once)\s+(?:you\s+(?:are\s+)?|(?:the\s+|an?\s+|any\s+)?{_AI}s?\s+)?"
+        rf"(?:summari[sz](?:e|es|ing)|answer(?:s|ing)?|respond(?:s|ing)?|repl(?:y|ies|ying)|process(?:es|ing)?|"
+        rf"read(?:s|ing)?|translat(?:e|es|ing)|present(?:s|ing)?|describ(?:e|es|ing)|report(?:s|ing)?\s+on|sees?|"
+        rf"pars(?:e|es|ing))\s+(?:this|the\s+(?:above|following))\s+"
         rf"(?:e-?mail|document|page|web\s*page|article|message|text|review|file|post|thread|content|code|snippet|"
         rf"table|data|result)s?\b[^.!?\n]{{0,40}}?\b(?:tell|inform|warn|advise|remind|ask|instruct|urge|direct|"
         rf"convince|persuade|recommend|notify)\w*\s+(?:the\s+|all\s+)?(?:reader|user|recipient|customer|human|"
@@ -114,6 +130,15 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         rf"|\b(?:make\s+sure|ensure)\s+(?:that\s+)?(?:the|your)\s+{_REPLY}\s+(?:tells?|informs?|warns?|urges?|"
         rf"instructs?|directs?|asks?|convinces?|persuades?)\s+(?:the\s+)?(?:reader|user|recipient|customer)s?\b",
         "reader|user|recipient|customer|human|viewer|person",
+    ),
+    _rule(
+        "instruction_override",
+        "dismiss_carried_content",
+        r"\b(?:ignore|disregard|forget|skip)\s+(?:the|this)\s+(?:above\s+|previous\s+|provided\s+|attached\s+|whole\s+)?"
+        r"(?:document|article|e-?mail|page|web\s*page|website|text|review|file|data|context|passage|content|snippet|code|"
+        r"message|table)\s*(?:,|and|;)\s*(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|"
+        r"reply|write|state|declare|tell|repeat)\b",
+        "ignore|disregard|forget|skip & say|print|output|answer|respond|reply|write|state|declare|tell|repeat",
     ),
     # --- task hijack that asks to stay hidden -----------------------------------------
     _rule(
@@ -128,10 +153,14 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"action|access|change)))\b[^.!?\n]{0,60}?\b(?:afterwards|after(?:ward)?|so\s+(?:that\s+)?(?:no\s*one|nobody|"
         r"it|they)|to\s+(?:hide|cover|avoid|conceal)|trace|evidence)"
         r"|\b(?:cover|hide)\s+(?:your|the|any)\s+tracks\b"
+        r"|\b(?:make\s+sure|ensure)\s+(?:that\s+)?(?:the\s+)?(?:owner|user|admin|administrator|account\s+holder|"
+        r"customer|client|security\s+team|recipient)s?\s+(?:is\s+not|isn'?t|are\s+not|aren'?t|does\s+not\s+get|"
+        r"doesn'?t\s+get|won'?t\s+be|will\s+not\s+be|never\s+gets?|is\s+never|are\s+never)\s+"
+        r"(?:notified|informed|alerted|told|aware|warned)\b"
         r"|\b(?:covertly|secretly|stealthily)\s+(?:alter|modify|change|manipulate|redirect|divert|siphon|skim|falsify|"
         r"tamper|inflate|disable|delete|grant|escalate)\b"
         r"|\bsubtly\s+(?:manipulate|falsify|tamper|divert|siphon|skim|inflate)\b",
-        "without|log|record|audit|flag|tracks|subtly|covertly|secretly|stealthily",
+        "without|log|record|audit|flag|tracks|subtly|covertly|secretly|stealthily|notified|informed|alerted|told|aware|warned",
     ),
     # --- code that runs what it downloads, wipes, opens a shell or ships secrets out ----
     _rule(
@@ -212,17 +241,21 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\byou\s+(?:are\s+not|aren'?t)\s+(?:bound|restricted|limited|constrained)\s+by\s+(?:any\s+)?"
         r"(?:rules|guidelines|restrictions|policies|ethics|morals|laws|filters|openai|anthropic|your\s+(?:creators|"
         r"developers|programming|training))\b"
+        rf"|\byou\s+are\s+(?:now\s+)?(?:an?|the)\s+(?:[a-z-]+\s+){{0,2}}?{_AI}\s+(?:without|with\s+no|free\s+(?:of|from)|"
+        r"(?:that|who)\s+has\s+no)\s+(?:any\s+)?(?:ethical\s+|moral\s+|content\s+|safety\s+)?(?:guidelines|restrictions|"
+        r"filters|limits|limitations|rules|boundaries|censorship|polic(?:y|ies))\b"
         r"|\byou\s+can\s+do\s+anything\b[^.!?\n]{0,40}?\b(?:no\s+(?:rules|restrictions|limits|filters)|without\s+"
         r"(?:any\s+)?(?:rules|restrictions|limits|filters|censorship))",
         "unfiltered|unrestricted|uncensored|amoral|unethical|unbound|limitless|lawless|rule|rogue|jailbroken|evil|"
-        "unshackled|unchained|restriction|limitation|limit|filter|guideline|boundar|ethic|moral|polic|free|released|"
+        "unshackled|unchained|restriction|limitation|limit|filter|guideline|boundar|ethic|moral|polic|censor|free|released|"
         "liberated|exempt|bound|restricted|constrained|anything",
     ),
     _rule(
         "role_hijack",
         "stay_in_character",
-        r"(?:^|[.!?\n,;:]\s*|\b(?:you|please|always|must|should|will|to|and|just)\s+)(?:stay|remain|keep)\s+"
-        r"(?:fully\s+|completely\s+)?in\s+character\b",
+        r"\b(?:you\s+(?:must\s+|should\s+|will\s+|need\s+to\s+|have\s+to\s+|to\s+)?(?:always\s+)?|please\s+|always\s+|"
+        r"just\s+|remember\s+to\s+|make\s+sure\s+(?:to|you)\s+)(?:stay|remain|keep)\s+(?:fully\s+|completely\s+)?"
+        r"in\s+character\b",
         "character",
     ),
     _rule(
@@ -237,12 +270,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         "role_hijack",
         "fiction_wrapped_harm",
         r"\b(?:story|novel|screenplay|script|fiction(?:al)?|hypothetical(?:ly)?|imaginary|role-?play|movie|"
-        r"thought\s+experiment)\b[^\n]{0,300}?\b(?:step[\s-]by[\s-]step|detailed|in\s+detail|exact|"
-        r"precise|specific|complete)\s+(?:\w+\s+){0,3}?(?:instructions|guide|recipe|method|procedure|steps|"
-        r"process|tutorial|formula|plan|directions)\b[^\n]{0,120}?\b(?:bomb|explosive|nerve\s+agent|poison|"
-        r"bioweapon|chemical\s+weapon|meth(?:amphetamine)?|fentanyl|cocaine|heroin|ransomware|malware|keylogger|"
-        r"(?:hack|break)\s+into|launder|counterfeit|untraceable\s+(?:gun|firearm|weapon|poison)|synthesi[sz]e\s+"
-        r"(?:drugs|meth|fentanyl|nerve|sarin|ricin|toxins?))",
+        rf"thought\s+experiment)\b[^\n]{{0,300}}?(?:{_HOW_TO}\b[^\n]{{0,120}}?\b{_HARM}|\b{_HARM}\b[^\n]{{0,120}}?{_HOW_TO})",
         "story|novel|screenplay|script|fiction|hypothetical|imaginary|role|movie|thought"
         " & step|detail|exact|precise|specific|complete",
     ),
