@@ -8,8 +8,10 @@ few brackets, and code, JSON, LaTeX, URLs and regexes nest theirs properly, line
 by line. So a line is flagged when its brackets are badly out of order
 (crossed pairs count double, stray closers and unclosed openers once; list
 markers "1)" and smileys ":)" are not brackets) and, within a few tokens, two or
-more tokens glue a bracket or symbol to a letter. No word list, no data set's
-tokens: the statistics of the run alone."""
+more tokens glue a bracket or symbol to a letter. The line must also be made of
+tokens (word pieces between spaces): mis-decoded binary is disordered too, but
+has almost no spaces. No word list, no data set's tokens: the statistics of the
+run alone."""
 
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ GLUED_MIN = 2
 """Tokens gluing a symbol to a letter, within one window, that a line needs."""
 _BRACKETS_MIN = 3
 """Fewer brackets than this cannot reach DISORDER_MIN (two crossed ones score 3)."""
+TOKEN_CHARS_MAX = 15
+"""A suffix is word pieces between spaces: a line whose tokens average longer is not one."""
 WINDOW = 16
 """Tokens in the window the glued tokens must share (a suffix is ~20 tokens)."""
 
@@ -69,6 +73,8 @@ def _suspicious_span(line: str) -> Optional[tuple[int, int]]:
     if bracket_disorder(clean) < DISORDER_MIN:
         return None
     tokens = list(_TOKEN.finditer(clean))
+    if len(clean.strip()) > TOKEN_CHARS_MAX * len(tokens):  # binary noise or minified code: no token structure
+        return None
     window = _glued_window(tokens)
     return None if window is None else (tokens[window[0]].start(), tokens[window[1]].end())
 

@@ -52,3 +52,9 @@ def test_properly_nested_brackets_score_no_disorder():
     assert bracket_disorder("f(a[0], {b: (c)})") == 0
     assert bracket_disorder("({[") == 3  # left open
     assert bracket_disorder("{]") == 3  # crossed (2) and the brace left open (1)
+
+
+def test_binary_noise_is_not_read_as_a_suffix():
+    """Mis-decoded bytes have disordered brackets too, but no word pieces between spaces."""
+    noise = "yB½ò!ðwbð<Á©x'7eÐO¸F([¿ëÂÜ¾þ¡×Öë}o$ÙrÚB¦¿>í?À7£4òIxÇ/2À[®>:ö-z63¦\\'{\\èÉ¼Ë³Ö*ÀxÓ{aF_V]Ø.+</¶ç¬«©ßÂø'kú]L[½è?7H"
+    assert scan_rules(noise).family != "adversarial_suffix"
