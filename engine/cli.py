@@ -407,6 +407,9 @@ def cmd_scan(args) -> int:
     if args.jsonl:
         from .importers.jsonl import bounded_lines, parse_json_line
 
+        status = learned_status()
+        if not status.enabled:  # each line says `layer: rules`; a pipe would never show why
+            print(f"WARNING: {status.message}", file=sys.stderr)
         out = sys.stdout
         for line_no, raw in bounded_lines(sys.stdin.buffer):
             if raw is not None and not raw.strip():

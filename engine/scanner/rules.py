@@ -1,83 +1,20 @@
 """The rule tables: each rule names the kind of phrasing it detects.
 
 Why so long: it is data, the English and Chinese rule tables (one entry per named
-phrasing, each with its regex and gate) and the gate index that serves them; splitting
-the tables would scatter one family's rules across files."""
+phrasing, each with its regex and gate). Families added later live beside it
+(``rules_en.py``, ``rules_zh.py``, ``rules_multilingual.py``, ``suffix.py``) and are
+appended to the tables here, after the older rules, so verdicts name the older rule
+first where both match."""
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
+from .rule_base import GateIndex, Rule, _not_after, _rule
+from .rules_en import EN_FAMILY_RULES
+from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
+from .rules_zh import ZH_FAMILY_RULES
+from .suffix import SuffixDetector
 
-
-class Rule(NamedTuple):
-    """One detection rule: family, name, regex, and a cheap pre-check (gate).
-
-    The regex runs on casefolded text, so it is written in lower case. The gate
-    is a tuple of groups of substrings: the regex only runs when every group
-    has a substring in the text. Gates only save time; the tests check that
-    they change no verdict.
-    """
-
-    family: str
-    name: str
-    regex: re.Pattern[str]
-    gate: tuple[tuple[str, ...], ...] = ()
-
-
-_PAIR_SCAN_CHARS = 2048
-
-
-class GateIndex:
-    """The gates of one rule table, inverted: which rules may run on a text.
-
-    Each gate substring maps to the (rule, group) pairs it satisfies, and the
-    substrings are indexed by their first two characters (or one). So one text
-    costs a set of its character pairs, a look-up per substring it holds,
-    and a count per rule touched, instead of one regex search per rule gate; the
-    rules whose gates fail (nearly all, on ordinary text) are never visited.
-    """
-
-    def __init__(self, rules: tuple[Rule, ...]) -> None:
-        owners: dict[str, list[tuple[int, int]]] = {}
-        for r, rule in enumerate(rules):
-            for g, group in enumerate(rule.gate):
-                for gate in group:
-                    owners.setdefault(gate, []).append((r, g))
-        self._owners = owners
-        self._by_prefix: dict[str, tuple[str, ...]] = {}
-        for gate in owners:
-            self._by_prefix[gate[:2]] = self._by_prefix.get(gate[:2], ()) + (gate,)
-        self._prefixes = frozenset(self._by_prefix)
-        self._groups = [len(rule.gate) for rule in rules]
-        self._ungated = frozenset(r for r, n in enumerate(self._groups) if n == 0)
-
-    def runnable(self, text: str) -> frozenset[int]:
-        """Indices of the rules whose gates ``text`` passes (every group has a substring in it)."""
-        if len(text) <= _PAIR_SCAN_CHARS:  # the prefixes among the text's own character pairs
-            prefixes = self._prefixes.intersection([text[i : i + 2] for i in range(len(text) - 1)] + list(text))
-        else:  # a long text: one C-level search per prefix costs less than its pairs
-            prefixes = frozenset(prefix for prefix in self._prefixes if prefix in text)
-        met: dict[int, set[int]] = {}
-        for prefix in prefixes:
-            for gate in self._by_prefix[prefix]:
-                if gate in text:
-                    for r, g in self._owners[gate]:
-                        met.setdefault(r, set()).add(g)
-        return self._ungated.union(r for r, groups in met.items() if len(groups) == self._groups[r])
-
-
-def _rule(family: str, name: str, pattern: str, gate: str = "") -> Rule:
-    """Build a Rule; ``gate`` is written "a|b & c|d" (any of a, b and any of c, d)."""
-    groups = tuple(tuple(group.strip().split("|")) for group in gate.split("&")) if gate else ()
-    if any(not substring for group in groups for substring in group):
-        raise ValueError(f"rule {name}: an empty gate substring would let every text through")
-    return Rule(family, name, re.compile(pattern), groups)
-
-
-def _not_after(word: str, *before: str) -> str:
-    """Lookbehinds refusing ``word`` right after any of ``before`` ("will act as" is a plan, not a role)."""
-    return "".join(rf"(?<!\b{b}\s{word})" for b in before)
+__all__ = ["GateIndex", "Rule", "EN_RULES", "POISONING_RULES", "SQUASHED_RULES", "ZH_RULES", "ZH_POISONING_RULES"]
 
 
 # Verbs that tell a model to drop something. The strong ones are about minds
@@ -119,7 +56,7 @@ _QUALIFIERS = (
     r"other|that|you|i|we|got|have|had|been|received|were|was|just|safety|current|entire)"
 )
 
-EN_RULES: tuple[Rule, ...] = (
+_EN_CORE: tuple[Rule, ...] = (
     # --- instruction override: make the model drop what it was told ------------
     _rule(
         "instruction_override",
@@ -247,39 +184,39 @@ EN_RULES: tuple[Rule, ...] = (
     _rule(
         "instruction_override",
         "override_de",
-        r"\b(?:ignorier(?:e|en|t)?|vergiss|vergessen|missachte(?:n)?|überspring(?:e|en)?|verwirf)\b[^.!?\n]{0,40}?"
+        r"\b(?:ignorier(?:e|en|t)?|vergiss|vergessen|missachte(?:n)?|uberspring(?:e|en)?|verwirf)\b[^.!?\n]{0,40}?"
         r"\b(?:anweisungen|instruktionen|befehle|regeln|vorgaben|aufgaben|anordnungen|alles|eingaben)\b"
         r"|\babweichend\s+(?:zu|von)\s+(?:den\s+)?(?:vorherigen|bisherigen|obigen)\s+(?:instruktionen|anweisungen)"
         r"|\b(?:nun|jetzt)\s+folgen\s+neue\s+(?:anweisungen|aufgaben|instruktionen)"
-        r"|\bhöre?\s+nicht\s+auf\s+(?:alles\s+)?(?:zuvor|vorher|bisher)\s+gesagte",
-        "ignorier|vergiss|vergessen|missacht|überspring|verwirf|abweichend|folgen|höre|hör",
+        r"|\bhore?\s+nicht\s+auf\s+(?:alles\s+)?(?:zuvor|vorher|bisher)\s+gesagte",
+        "ignorier|vergiss|vergessen|missacht|uberspring|verwirf|abweichend|folgen|hore|hor",
     ),
     _rule(
         "instruction_override",
         "override_es",
         r"\b(?:ignora|ignore|ignoren|olvida|olvide|olviden|descarta|omite)\b[^.!?\n]{0,30}?"
-        r"\b(?:instrucciones|indicaciones|reglas|órdenes|ordenes|todo\s+lo\s+anterior)\b"
+        r"\b(?:instrucciones|indicaciones|reglas|ordenes|todo\s+lo\s+anterior)\b"
         r"|\bolvida(?:te)?\s+(?:de\s+)?todo\b",
         "ignor|olvid|descarta|omite",
     ),
     _rule(
         "instruction_override",
         "override_fr",
-        r"\b(?:ignore[zr]?|oublie[zr]?)\b[^.!?\n]{0,30}?\b(?:instructions?|consignes|règles|tout\s+ce\s+qui\s+précède)\b",
+        r"\b(?:ignore[zr]?|oublie[zr]?)\b[^.!?\n]{0,30}?\b(?:instructions?|consignes|regles|tout\s+ce\s+qui\s+precede)\b",
         "ignore|oublie",
     ),
     _rule(
         "instruction_override",
         "override_it",
         r"\b(?:ignora|ignorate|ignori|dimentica|dimenticate|dimentichi|trascura|tralascia)\b[^.!?\n]{0,30}?"
-        r"\b(?:istruzioni|indicazioni|regole|ordini|direttive|tutto\s+(?:quello|ciò)\s+(?:che\s+)?(?:detto\s+)?prima)\b",
+        r"\b(?:istruzioni|indicazioni|regole|ordini|direttive|tutto\s+(?:quello|cio)\s+(?:che\s+)?(?:detto\s+)?prima)\b",
         "ignor|dimentic|trascur|tralasci",
     ),
     _rule(
         "instruction_override",
         "override_pt",
-        r"\b(?:ignore|ignora|ignorem|esqueça|esqueca|esqueçam|desconsidere|desconsidera|despreze)\b[^.!?\n]{0,30}?"
-        r"\b(?:instruções|instrucoes|indicações|regras|ordens|diretrizes|tudo\s+(?:o\s+)?que\s+foi\s+dito)\b",
+        r"\b(?:ignore|ignora|ignorem|esqueca|esquecam|desconsidere|desconsidera|despreze)\b[^.!?\n]{0,30}?"
+        r"\b(?:instrucoes|indicacoes|regras|ordens|diretrizes|tudo\s+(?:o\s+)?que\s+foi\s+dito)\b",
         "ignor|esque|desconsider|despreze",
     ),
     _rule(
@@ -529,7 +466,7 @@ SQUASHED_RULES: tuple[Rule, ...] = (
 )
 
 # Chinese rules. NFKC has turned full-width ，：！？ into , : ! ? already.
-ZH_RULES: tuple[Rule, ...] = (
+_ZH_CORE: tuple[Rule, ...] = (
     # 忽略/无视/忘记 ... 指令/提示/问题: drop what came before.
     _rule(
         "instruction_override",
@@ -859,3 +796,14 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         "ai|人工智能|助手|智能体|模型|机器人",
     ),
 )
+
+EN_RULES: tuple[Rule, ...] = (
+    _EN_CORE
+    + EN_FAMILY_RULES
+    + MULTILINGUAL_RULES
+    + (_rule("adversarial_suffix", "gcg_suffix", SuffixDetector(), "(|)|[|]|{|}"),)
+)
+"""Every rule the English layer runs (it reads every text, so the other languages' tables are here too)."""
+
+ZH_RULES: tuple[Rule, ...] = _ZH_CORE + ZH_FAMILY_RULES + HAN_LAYER_RULES
+"""Every rule the Chinese layer runs (only on text with Han characters: Chinese, and Japanese)."""

@@ -418,6 +418,9 @@ def test_rule_names_are_unique_and_families_known():
         "system_override",
         "rule_bypass",
         "secret_exfiltration",
+        "output_manipulation",
+        "code_injection",
+        "adversarial_suffix",
     }
 
 

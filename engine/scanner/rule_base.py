@@ -1,0 +1,89 @@
+"""What a rule is, and the gate index that decides which rules may run on a text.
+
+Shared by the rule tables (``rules.py`` and the family modules beside it), so each
+table can live in its own module without importing the others."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple, Optional, Protocol
+
+
+class Matcher(Protocol):
+    """What a rule runs on a view: a compiled regex, or a detector with the same
+    ``search`` (the adversarial-suffix detector is token statistics, not a regex)."""
+
+    @property
+    def pattern(self) -> str: ...
+
+    def search(self, string: str) -> Optional[re.Match[str]]: ...
+
+
+class Rule(NamedTuple):
+    """One detection rule: family, name, regex, and a cheap pre-check (gate).
+
+    The regex runs on casefolded text, so it is written in lower case. The gate
+    is a tuple of groups of substrings: the regex only runs when every group
+    has a substring in the text. Gates only save time; the tests check that
+    they change no verdict.
+    """
+
+    family: str
+    name: str
+    regex: Matcher
+    gate: tuple[tuple[str, ...], ...] = ()
+
+
+_PAIR_SCAN_CHARS = 2048
+
+
+class GateIndex:
+    """The gates of one rule table, inverted: which rules may run on a text.
+
+    Each gate substring maps to the (rule, group) pairs it satisfies, and the
+    substrings are indexed by their first two characters (or one). So one text
+    costs a set of its character pairs, a look-up per substring it holds,
+    and a count per rule touched, instead of one regex search per rule gate; the
+    rules whose gates fail (nearly all, on ordinary text) are never visited.
+    """
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        owners: dict[str, list[tuple[int, int]]] = {}
+        for r, rule in enumerate(rules):
+            for g, group in enumerate(rule.gate):
+                for gate in group:
+                    owners.setdefault(gate, []).append((r, g))
+        self._owners = owners
+        self._by_prefix: dict[str, tuple[str, ...]] = {}
+        for gate in owners:
+            self._by_prefix[gate[:2]] = self._by_prefix.get(gate[:2], ()) + (gate,)
+        self._prefixes = frozenset(self._by_prefix)
+        self._groups = [len(rule.gate) for rule in rules]
+        self._ungated = frozenset(r for r, n in enumerate(self._groups) if n == 0)
+
+    def runnable(self, text: str) -> frozenset[int]:
+        """Indices of the rules whose gates ``text`` passes (every group has a substring in it)."""
+        if len(text) <= _PAIR_SCAN_CHARS:  # the prefixes among the text's own character pairs
+            prefixes = self._prefixes.intersection([text[i : i + 2] for i in range(len(text) - 1)] + list(text))
+        else:  # a long text: one C-level search per prefix costs less than its pairs
+            prefixes = frozenset(prefix for prefix in self._prefixes if prefix in text)
+        met: dict[int, set[int]] = {}
+        for prefix in prefixes:
+            for gate in self._by_prefix[prefix]:
+                if gate in text:
+                    for r, g in self._owners[gate]:
+                        met.setdefault(r, set()).add(g)
+        return self._ungated.union(r for r, groups in met.items() if len(groups) == self._groups[r])
+
+
+def _rule(family: str, name: str, pattern: "str | Matcher", gate: str = "") -> Rule:
+    """Build a Rule; ``gate`` is written "a|b & c|d" (any of a, b and any of c, d)."""
+    groups = tuple(tuple(group.strip().split("|")) for group in gate.split("&")) if gate else ()
+    if any(not substring for group in groups for substring in group):
+        raise ValueError(f"rule {name}: an empty gate substring would let every text through")
+    return Rule(family, name, re.compile(pattern) if isinstance(pattern, str) else pattern, groups)
+
+
+def _not_after(word: str, *before: str) -> str:
+    """Lookbehinds refusing ``word`` right after any of ``before`` ("will act as" is a plan, not a role)."""
+    return "".join(rf"(?<!\b{b}\s{word})" for b in before)

@@ -1,0 +1,264 @@
+"""Override, role-hijack and secret-extraction phrasings in other languages, from keyword tables.
+
+Each language lists the words for the three things an attack has to say:
+"ignore" + "previous/all" + "instructions" (in either order, within one clause,
+so verb-final languages match too), "you are now" + an AI persona or "without
+restrictions", and "reveal/tell me" + "your password / system prompt". One of
+the words alone, or two of the three, is ordinary text ("ignora las
+instrucciones del manual" passes; "ignora todas las instrucciones anteriores"
+does not). Latin-script words are written without accents because the
+normalised view folds them (é -> e, ü -> u, ç -> c)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import NamedTuple
+
+from .rule_base import Rule, _rule
+
+
+class Words(NamedTuple):
+    """One language's keyword table (alternations, lower case, accents folded)."""
+
+    ignore: str  # ignore / forget / disregard (imperative forms)
+    prior: str  # previous / above / all
+    directives: str  # instructions / rules / prompt
+    you_now: str  # "you are now", "from now on you are"
+    persona: str  # an AI, an assistant persona, or "without restrictions"
+    reveal: str  # reveal / tell me / show / give me
+    secret: str  # your password / your system prompt
+
+
+_AI = "ai|dan|gpt|chatbot|bot|llm"  # written the same in most languages
+
+LANGUAGES: dict[str, Words] = {
+    "es": Words(
+        "ignora|ignore|ignoren|olvida|olvide|olviden|descarta|omite|desatiende",
+        "anteriores|previas|precedentes|todas|todos|de\\s+arriba",
+        "instrucciones|indicaciones|reglas|ordenes|directrices|prompt|contenido|texto",
+        "ahora\\s+eres|a\\s+partir\\s+de\\s+ahora\\s+eres|desde\\s+ahora\\s+eres",
+        f"{_AI}|ia|sin\\s+(?:ninguna?\\s+)?(?:restricciones|restriccion|filtros?|limites?|censura)",
+        "revela|revelame|dime|dame|muestra|muestrame|comparte|cual\\s+es",
+        "tu\\s+contrasena|su\\s+contrasena|tu\\s+clave\\s+secreta|tu\\s+(?:prompt|mensaje|instrucciones)\\s+del\\s+sistema",
+    ),
+    "fr": Words(
+        "ignore|ignorez|oublie|oubliez|neglige|negligez|fais\\s+abstraction\\s+de",
+        "precedentes|anterieures|ci-dessus|toutes|tous",
+        "instructions|consignes|regles|directives|ordres|prompt|contenu|texte",
+        "tu\\s+es\\s+maintenant|vous\\s+etes\\s+maintenant|desormais,?\\s+tu\\s+es|a\\s+partir\\s+de\\s+maintenant,?\\s+tu\\s+es",
+        f"{_AI}|ia|sans\\s+(?:aucune?\\s+)?(?:restrictions?|filtres?|limites?|censure)",
+        "revele|revelez|dis-moi|dites-moi|donne-moi|donnez-moi|montre-moi|montrez-moi|quel\\s+est",
+        "ton\\s+mot\\s+de\\s+passe|votre\\s+mot\\s+de\\s+passe|ton\\s+prompt\\s+systeme|votre\\s+prompt\\s+systeme|"
+        "tes\\s+instructions\\s+systeme",
+    ),
+    "de": Words(
+        "ignoriere|ignorieren|ignoriert|vergiss|vergesst|vergessen\\s+sie|missachte|missachten",
+        "vorherigen|vorigen|bisherigen|obigen|fruheren|alle|samtliche",
+        "anweisungen|instruktionen|befehle|regeln|vorgaben|prompts?|inhalte?|text",
+        "du\\s+bist\\s+(?:jetzt|nun|ab\\s+sofort)|ab\\s+jetzt\\s+bist\\s+du|von\\s+nun\\s+an\\s+bist\\s+du",
+        f"{_AI}|ki|ohne\\s+(?:jegliche\\s+|irgendwelche\\s+)?(?:einschrankungen|filter|grenzen|zensur|regeln)",
+        "verrate|verrat|zeig|zeige|nenne|gib|sag|sage",
+        "dein\\s+passwort|ihr\\s+passwort|deinen\\s+system-?prompt|ihren\\s+system-?prompt|deine\\s+systemanweisungen",
+    ),
+    "it": Words(
+        "ignora|ignorate|ignori|dimentica|dimenticate|dimentichi|trascura|tralascia",
+        "precedenti|sopra|tutte|tutti",
+        "istruzioni|indicazioni|regole|ordini|direttive|prompt|contenuto|testo",
+        "ora\\s+sei|adesso\\s+sei|da\\s+ora\\s+in\\s+poi\\s+sei|d'ora\\s+in\\s+poi\\s+sei",
+        f"{_AI}|ia|senza\\s+(?:alcuna?\\s+|nessuna?\\s+)?(?:restrizioni|restrizione|filtri|limiti|censura)",
+        "rivela|rivelami|dimmi|dammi|mostrami|qual\\s+e",
+        "la\\s+tua\\s+password|la\\s+sua\\s+password|il\\s+tuo\\s+prompt\\s+di\\s+sistema|le\\s+tue\\s+istruzioni\\s+di\\s+sistema",
+    ),
+    "pt": Words(
+        "ignore|ignora|ignorem|esqueca|esquece|esquecam|desconsidere|desconsidera|despreze",
+        "anteriores|previas|acima|todas|todos",
+        "instrucoes|indicacoes|regras|ordens|diretrizes|prompt|conteudo|texto",
+        "agora\\s+(?:voce|tu)\\s+(?:e|es)|a\\s+partir\\s+de\\s+agora\\s+(?:voce|tu)\\s+(?:e|es)",
+        f"{_AI}|ia|sem\\s+(?:nenhuma?\\s+|qualquer\\s+)?(?:restricoes|restricao|filtros?|limites?|censura)",
+        "revele|revela|diga-me|diz-me|me\\s+diga|me\\s+de|mostre|mostra|qual\\s+e",
+        "sua\\s+senha|tua\\s+senha|seu\\s+prompt\\s+(?:do|de)\\s+sistema|suas\\s+instrucoes\\s+(?:do|de)\\s+sistema",
+    ),
+    "nl": Words(
+        "negeer|vergeet|veronachtzaam",
+        "vorige|eerdere|bovenstaande|alle",
+        "instructies|aanwijzingen|regels|opdrachten|prompt",
+        "je\\s+bent\\s+nu|jij\\s+bent\\s+nu|vanaf\\s+nu\\s+ben\\s+je",
+        f"{_AI}|ki|zonder\\s+(?:enige\\s+)?(?:beperkingen|filters|grenzen|censuur)",
+        "onthul|vertel\\s+me|geef\\s+me|laat\\s+me\\s+zien|wat\\s+is",
+        "je\\s+wachtwoord|uw\\s+wachtwoord|je\\s+systeemprompt|je\\s+systeeminstructies",
+    ),
+    "pl": Words(
+        "zignoruj|ignoruj|zapomnij|pomin",
+        "poprzednie|wczesniejsze|powyzsze|wszystkie",
+        "instrukcje|polecenia|zasady|reguły|prompt",
+        "teraz\\s+jestes|od\\s+teraz\\s+jestes|jestes\\s+teraz",
+        f"{_AI}|si|bez\\s+(?:zadnych\\s+)?(?:ograniczen|filtrow|cenzury)",
+        "ujawnij|powiedz\\s+mi|podaj|pokaz|jakie\\s+jest",
+        "swoje\\s+hasło|twoje\\s+hasło|swoj\\s+prompt\\s+systemowy|twoj\\s+prompt\\s+systemowy",
+    ),
+    "tr": Words(
+        "yoksay|gormezden\\s+gel|unut|dikkate\\s+alma",
+        "onceki|yukarıdaki|tum|butun",
+        "talimatlar|kurallar|komutlar|yonergeler",
+        "artık\\s+sen|sen\\s+artık|bundan\\s+sonra\\s+sen",
+        f"{_AI}|yapay\\s+zeka|kısıtlamasız|sınırsız|filtresiz",
+        "soyle|goster|ver|acıkla|nedir",
+        "sifreni|sifrenizi|parolanı|parolanızı|sistem\\s+istemini|sistem\\s+talimatlar",
+    ),
+    "id": Words(
+        "abaikan|lupakan|acuhkan",
+        "sebelumnya|di\\s+atas|semua|seluruh",
+        "instruksi|perintah|aturan|petunjuk|prompt",
+        "sekarang\\s+(?:kamu|anda)\\s+(?:adalah|menjadi)|mulai\\s+sekarang\\s+(?:kamu|anda)",
+        f"{_AI}|tanpa\\s+(?:batasan|filter|sensor)",
+        "ungkapkan|beri\\s+tahu|beritahu|berikan|tunjukkan|apa",
+        "kata\\s+sandi(?:mu|\\s+anda)|password(?:mu|\\s+anda)|prompt\\s+sistem(?:mu|\\s+anda)",
+    ),
+    "vi": Words(
+        "bo\\s+qua|phot\\s+lo|quen",
+        "truoc|o\\s+tren|tat\\s+ca",
+        "huong\\s+dan|chi\\s+dan|chi\\s+thi|lenh|quy\\s+tac",
+        "bay\\s+gio\\s+ban\\s+la|tu\\s+bay\\s+gio\\s+ban\\s+la",
+        f"{_AI}|khong\\s+(?:gioi\\s+han|bi\\s+han\\s+che|kiem\\s+duyet)",
+        "tiet\\s+lo|cho\\s+toi\\s+biet|noi\\s+cho\\s+toi|đua\\s+cho\\s+toi",
+        "mat\\s+khau\\s+cua\\s+ban|loi\\s+nhac\\s+he\\s+thong\\s+cua\\s+ban",
+    ),
+    "ru": Words(
+        "игнорируй|игнорируйте|проигнорируй|забудь|забудьте|не\\s+обращай\\s+внимания\\s+на",
+        "предыдущие|предыдущих|прежние|вышеуказанные|все|всё",
+        "инструкции|инструкций|указания|правила|команды|промпт|текст",
+        "теперь\\s+ты|отныне\\s+ты|с\\s+этого\\s+момента\\s+ты",
+        f"{_AI}|ии|без\\s+(?:каких-либо\\s+|всяких\\s+|никаких\\s+)?(?:ограничений|фильтров|цензуры)",
+        "раскрой|скажи|назови|покажи|выдай|сообщи|какой",
+        "свой\\s+пароль|твой\\s+пароль|ваш\\s+пароль|свой\\s+системный\\s+промпт|твой\\s+системный\\s+промпт|"
+        "ваш\\s+системный\\s+промпт|свои\\s+системные\\s+инструкции|твои\\s+системные\\s+инструкции",
+    ),
+    "uk": Words(
+        "ігноруй|ігноруйте|забудь|забудьте",
+        "попередні|усі|всі",
+        "інструкції|вказівки|правила|команди",
+        "тепер\\s+ти|відтепер\\s+ти",
+        f"{_AI}|ші|без\\s+(?:обмежень|фільтрів|цензури)",
+        "розкрий|скажи|назви|покажи",
+        "свій\\s+пароль|твій\\s+пароль|ваш\\s+пароль|свій\\s+системний\\s+промпт|твій\\s+системний\\s+промпт",
+    ),
+    "hi": Words(
+        "अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल\\s+जाओ|भूल\\s+जाएं|भूल\\s+जाइए|उपेक्षा",
+        "पिछले|पिछली|पहले\\s+के|ऊपर\\s+के|सभी|सारे",
+        "निर्देशों|निर्देश|नियमों|नियम|आदेशों|प्रॉम्प्ट",
+        "अब\\s+(?:तुम|आप)|अब\\s+से\\s+(?:तुम|आप)",
+        f"{_AI}|एआई|बिना\\s+(?:किसी\\s+)?(?:प्रतिबंध|सीमा|फ़िल्टर)",
+        "बताओ|बताइए|बताएं|दिखाओ|दिखाइए|प्रकट\\s+करो|दो",
+        "पासवर्ड|सिस्टम\\s+प्रॉम्प्ट",
+    ),
+    "bn": Words(
+        "উপেক্ষা|ভুলে\\s+যাও|ভুলে\\s+যান|অগ্রাহ্য",
+        "আগের|পূর্ববর্তী|উপরের|সমস্ত|সব",
+        "নির্দেশনা|নির্দেশাবলী|নির্দেশ|নিয়ম|আদেশ",
+        "এখন\\s+(?:তুমি|আপনি)|এখন\\s+থেকে\\s+(?:তুমি|আপনি)",
+        f"{_AI}|এআই|কোনো\\s+(?:বিধিনিষেধ|সীমাবদ্ধতা)\\s+ছাড়া",
+        "বলো|বলুন|দেখাও|দেখান|প্রকাশ\\s+কর",
+        "তোমার\\s+পাসওয়ার্ড|আপনার\\s+পাসওয়ার্ড|সিস্টেম\\s+প্রম্পট",
+    ),
+    "ar": Words(
+        "تجاهل|تجاهلي|تجاهلوا|انس|انسى|اهمل|أهمل",
+        "السابقة|أعلاه|اعلاه|جميع|كل",
+        "التعليمات|الإرشادات|الارشادات|القواعد|الأوامر|الاوامر|التوجيهات",
+        "أنت\\s+الآن|انت\\s+الان|من\\s+الآن\\s+(?:فصاعدا\\s+)?أنت",
+        f"{_AI}|ذكاء\\s+اصطناعي|بدون\\s+(?:قيود|حدود|رقابة)",
+        "اكشف|أخبرني|اخبرني|أعطني|اعطني|أظهر|اظهر|ما\\s+هي|ما\\s+هو",
+        "كلمة\\s+(?:ال)?(?:مرور|سر)\\s*(?:الخاصة\\s+بك|ك)|موجه\\s+النظام\\s+الخاص\\s+بك|تعليمات\\s+النظام\\s+الخاصة\\s+بك",
+    ),
+    "ja": Words(
+        "無視|忘れ|破棄",
+        "以前の|前の|これまでの|上記の|今までの|すべての|全ての",
+        "指示|命令|ルール|指令|プロンプト|制約",
+        "あなたは今から|今からあなたは|これからあなたは|あなたはこれから",
+        f"{_AI}|制限のない|制限なし|検閲なし",
+        "教えて|見せて|表示して|出力して|明かして",
+        "パスワード|システムプロンプト|システム指示",
+    ),
+    "ko": Words(
+        "무시|잊어|잊으",
+        "이전|앞의|위의|모든|기존",
+        "지시|지침|명령|규칙|프롬프트|내용",
+        "너는\\s*이제|당신은\\s*이제|이제부터\\s*(?:너는|당신은)|지금부터\\s*(?:너는|당신은)",
+        f"{_AI}|인공지능|제한\\s*없는|필터\\s*없는",
+        "알려|보여|공개|말해",
+        "비밀번호|시스템\\s*프롬프트|암호",
+    ),
+}
+
+
+_UNSPACED = frozenset({"ja"})
+"""Languages written without spaces, where a word has no boundary to check."""
+_HAN_LAYER = frozenset({"ja"})
+"""Languages the Chinese layer reads (it runs on text with Han characters), after
+``rules.py``'s own Japanese override, so that rule keeps its name on what it matches."""
+
+
+def _either_order(a: str, b: str, gap: int) -> str:
+    """``a`` then ``b`` or ``b`` then ``a``, within one clause."""
+    return rf"(?:{a})[^.!?。\n]{{0,{gap}}}?(?:{b})|(?:{b})[^.!?。\n]{{0,{gap}}}?(?:{a})"
+
+
+def _alternatives(alternation: str) -> list[str]:
+    """The top-level alternatives of a regex alternation (a ``|`` inside a group does not split)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(alternation):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "|" and depth == 0:
+            parts.append(alternation[start:i])
+            start = i + 1
+    return parts + [alternation[start:]]
+
+
+def _gate(*alternations: str) -> str:
+    """One gate group per alternation: each alternative's longest literal word outside any
+    group (``a\\s+partir\\s+de\\s+ahora`` -> ``partir``), which is in the text whenever the
+    alternative matches; the longer the word, the fewer texts the rule's regex runs on."""
+    groups = []
+    for alternation in alternations:
+        heads = set()
+        for alternative in _alternatives(alternation):
+            bare = re.sub(r"\\[a-z]", " ", alternative)
+            while "(" in bare:  # drop groups, innermost first: their words are optional or alternatives
+                bare = re.sub(r"\([^()]*\)[?*]?", " ", bare)
+            words = [w.rstrip("?*")[: -1 if w[-1] in "?*" else None] for w in re.findall(r"[^\s+?*{}.\[\]|]+[?*]?", bare)]
+            if not words:
+                raise ValueError(f"alternative {alternative!r} has no literal word to gate on")
+            heads.add(max(words, key=len))
+        groups.append("|".join(sorted(heads)))
+    return " & ".join(groups)
+
+
+def _language_rules(lang: str, w: Words) -> tuple[Rule, ...]:
+    """The three rules of one language (tables NFKC-normalised, as the views are)."""
+    w = Words(*(unicodedata.normalize("NFKC", field) for field in w))
+    word_start, word_end = ("", "") if lang in _UNSPACED else (r"(?<![^\W\d_])", r"(?![^\W\d_])")
+    override = _rule(
+        "instruction_override",
+        f"override_directives_{lang}",
+        rf"(?:{w.ignore})[^.!?。\n]{{0,40}}?(?:{_either_order(w.prior, w.directives, 25)})"
+        rf"|(?:{_either_order(w.prior, w.directives, 25)})[^.!?。\n]{{0,40}}?(?:{w.ignore})",
+        _gate(w.ignore, w.directives),
+    )
+    return (
+        override,
+        _rule(
+            "role_hijack",
+            f"you_are_now_{lang}",
+            rf"(?:{w.you_now})[^.!?。\n]{{0,30}}?{word_start}(?:{w.persona}){word_end}",
+            _gate(w.you_now),
+        ),
+        _rule("secret_exfiltration", f"reveal_secret_{lang}", _either_order(w.reveal, w.secret, 30), _gate(w.secret)),
+    )
+
+
+MULTILINGUAL_RULES: tuple[Rule, ...] = tuple(
+    rule for lang, w in LANGUAGES.items() if lang not in _HAN_LAYER for rule in _language_rules(lang, w)
+)
+"""For the English layer, which reads every text."""
+HAN_LAYER_RULES: tuple[Rule, ...] = tuple(rule for lang in sorted(_HAN_LAYER) for rule in _language_rules(lang, LANGUAGES[lang]))
+"""For the Chinese layer."""
