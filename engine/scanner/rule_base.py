@@ -87,3 +87,24 @@ def _rule(family: str, name: str, pattern: "str | Matcher", gate: str = "") -> R
 def _not_after(word: str, *before: str) -> str:
     """Lookbehinds refusing ``word`` right after any of ``before`` ("will act as" is a plan, not a role)."""
     return "".join(rf"(?<!\b{b}\s{word})" for b in before)
+
+
+# What an attacker wants in the assistant's output: an address, a quoted literal, "the
+# following", advertising, an inserted claim, misinformation, or a disguised answer.
+# Preferences about style ("use metric units in your answers") name none of these.
+_PAYLOAD = (
+    r"(?:https?://|www\.|\w\.(?:com|net|org|io|co|info|biz|xyz|top|example|ru|cn)\b|\w@\w|"
+    r"(?<!\w)'[^'\n]{3,120}'(?!\w)|\"[^\"\n]{3,120}\"|“[^”\n]{3,120}”|‘[^’\n]{3,120}’|「[^」\n]{1,120}」|"  # a quoted literal
+    r"\b(?:the|this)\s+(?:following|phrase|sentence|line|text|slogan|words?|link|url)\b|"
+    r"\b(?:ads?|adverts?|advertisements?|advertising|sponsor\w*|discount\w*|coupons?|promo\w*|affiliate|referral|"
+    r"brand|newsletter|subscribe|donat\w+|offers?|free\s+shipping|vote|invest\w*|buy|purchase)\b|"
+    # an inserted claim or story about something else, and misinformation
+    r"\b(?:a|an|one)\s+(?:\w+\s+){0,2}?(?:sentence|statement|fact|claim|statistic|announcement|anecdote|appeal|story)\b|"
+    r"\b(?:fabricated|misleading|false|fake|made[-\s]up|non-?existent|untrue|scandal|rumou?rs?|conspiracy)\b|"
+    r"too-good-to-be-true|isn'?t\s+true|"
+    # the answer itself disguised
+    r"\b(?:substitut\w*|anagrams?|leetspeak|morse|pig\s+latin|cipher|base64|hexadecimal|rot13|binary)\b|"
+    r"\b(?:letters|vowels|keywords|words)\s+with\s+(?:numbers|symbols|emojis?)\b|"
+    r"\b(?:numbers|symbols|emojis?)\s+for\s+(?:letters|vowels|keywords|words)\b|\bwith\s+(?:emojis?|symbols)\b)"
+)
+_CLAUSE = r"(?:[^.!?\n]|\.(?=\w))"  # within one sentence; a dot inside an address does not end it

@@ -8,7 +8,7 @@ first where both match."""
 
 from __future__ import annotations
 
-from .rule_base import GateIndex, Rule, _not_after, _rule
+from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
 from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_zh import ZH_FAMILY_RULES
@@ -613,22 +613,31 @@ _YOUR_OUTPUT = (
     r"your\s+(?:next\s+|final\s+|every\s+|each\s+)?(?:response|responses|reply|replies|answer|answers|output|"
     r"outputs|summary|summaries|message)"
 )
-_OUTPUT_VERB = (
-    r"(?:add|adding|include|including|insert|inserting|append|appending|mention|mentioning|use|using|encode|"
-    r"encoding|replace|replacing|embed|embedding|promote|promoting|recommend|recommending|put|write|translate|"
-    r"spell|reverse|end|start|begin|conclude|sign)"
+# Asked of the assistant's output, these verbs carry an attacker's payload whatever follows.
+_PAYLOAD_VERB = (
+    r"(?:insert|inserting|append|appending|embed|embedding|promote|promoting|advertise|advertising|encode|encoding|"
+    r"reverse|reversing)"
 )
+# These are also how people state ordinary preferences ("use metric units in your answers",
+# "include citations in your answer"), so they count only beside a payload: an address, a
+# quoted literal, "the following", or advertising.
+_STYLE_VERB = (
+    r"(?:add|adding|include|including|mention|mentioning|use|using|replace|replacing|recommend|recommending|put|"
+    r"write|translate|spell|end|start|begin|conclude|sign)"
+)
+_STYLE_WITH_PAYLOAD = rf"{_STYLE_VERB}\b(?={_CLAUSE}{{0,160}}?{_PAYLOAD})"
+_OUTPUT_VERB = rf"(?:{_PAYLOAD_VERB}\b|{_STYLE_WITH_PAYLOAD})"
 
 POISONING_RULES: tuple[Rule, ...] = (
     # The content dictates what the assistant's future output must contain or look like.
     _rule(
         "output_manipulation",
         "dictated_response",
-        rf"\b{_OUTPUT_VERB}\b[^.!?\n]{{0,80}}?\b(?:in|into|to|within|throughout|at\s+the\s+(?:end|start|beginning|top|"
+        rf"\b{_OUTPUT_VERB}{_CLAUSE}{{0,80}}?\b(?:in|into|to|within|throughout|at\s+the\s+(?:end|start|beginning|top|"
         rf"bottom)\s+of)\s+(?:(?:each|every)\s+(?:one\s+)?of\s+|all\s+(?:of\s+)?)?{_YOUR_OUTPUT}\b"
         rf"|\b(?:in|at\s+the\s+(?:end|start|beginning)\s+of)\s+{_YOUR_OUTPUT}\s*,?\s*(?:please\s+|always\s+|be\s+sure\s+to\s+|"
-        rf"make\s+sure\s+to\s+)?{_OUTPUT_VERB}\b"
-        rf"|\b(?:encode|encrypt|obfuscate|reverse|translate)\s+{_YOUR_OUTPUT}\b",
+        rf"make\s+sure\s+to\s+)?{_OUTPUT_VERB}"
+        rf"|\b(?:encode|encrypt|obfuscate|reverse)\s+{_YOUR_OUTPUT}\b",
         "response|repl|answer|output|summar|message",
     ),
     # Demands obedience to what follows.
@@ -744,7 +753,9 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         "output_manipulation",
         "dictated_response_zh",
         r"在(?:你的|您的)?(?:每[次条个]|所有)?(?:回复|回答|输出|答案|总结)(?:中|里|末尾|结尾|开头|最后)[^。!?\n]{0,6}?"
-        r"(?:加|添加|加入|插入|附上|包含|提到|使用|推广|写上)"
+        r"(?:插入|推广|(?:加|添加|加入|附上|包含|提到|使用|写上)"  # the latter only beside a payload, as in English
+        r"(?=[^。!?\n]{0,40}?(?:一句|这句|以下|下面|如下|链接|网址|http|www|\.com|广告|推广|购买|优惠|折扣|募捐|捐款|投票|选举|"
+        r"关于|一条|一个|事实|说法|统计|呼吁|虚假|捏造|编造|谣言|变位|表情符号|错别字|替换|论坛|社区|[：:“\"「])))"
         r"|(?:用|以)[^。!?\n]{0,10}?(?:编码|加密)(?:你的|您的)?(?:回复|回答|输出)",
         "回复|回答|输出|答案|总结",
     ),

@@ -10,7 +10,7 @@ the same words pass (the tests pair each family with such text)."""
 
 from __future__ import annotations
 
-from .rule_base import Rule, _rule
+from .rule_base import _CLAUSE, _PAYLOAD, Rule, _rule
 
 _REPLY = r"(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|messages?|completions?)"
 _AI = r"(?:ai|assistant|agent|model|language\s+model|llm|chatbot|bot|system|gpt)"
@@ -101,6 +101,8 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         rf"\b(?:modify|enhance|alter|adjust|tailor|enrich|augment|supplement|season|sprinkle|spice\s+up)\s+"
         rf"(?:all\s+(?:of\s+)?)?your\s+"
         rf"(?:next\s+|final\s+|every\s+|each\s+)?{_REPLY}\s+(?:by|with|so\s+(?:that|it|they))\b"
+        # "enhance your answers with diagrams" is a preference; promoting something is not
+        rf"(?={_CLAUSE}{{0,120}}?(?:\b(?:recommend|promot|advertis|endors|plug|sell|market)|{_PAYLOAD}))"
         rf"|\b(?:integrate|incorporate|weave|inject|embed|slip|attach|sneak|plug|advertise|insert)\b[^.!?\n]{{0,80}}?"
         rf"\b(?:in|into|within|to|throughout)\s+(?:all\s+(?:of\s+)?|each\s+(?:of\s+)?)?your\s+{_REPLY}\b",
         "modify|enhance|alter|adjust|tailor|enrich|augment|supplement|season|sprinkle|spice|integrate|incorporate|"
