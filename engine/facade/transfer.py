@@ -116,20 +116,19 @@ class TransferMixin(EngineCore):
         progress: Optional[Callable[[int, int], None]] = None,
     ) -> ImportReport:
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
-        from ..importers.jsonl import read_jsonl_entries
+        from ..importers.jsonl import read_jsonl_export
 
-        items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
+        entries, judgments = await asyncio.to_thread(read_jsonl_export, Path(path))  # seconds at 100k lines
+        items = [({"line": n}, entry if error is None else error) for n, entry, error in entries]
         report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance, progress=progress)
-        await self._import_export_judgments(Path(path), actor, report)
+        await self._import_export_judgments(Path(path), judgments, actor, report)
         return report
 
-    async def _import_export_judgments(self, path: Path, actor: str, report: ImportReport) -> None:
+    async def _import_export_judgments(self, path: Path, found: list, actor: str, report: ImportReport) -> None:
         """An export's judgment lines, after its entries (a judgment of an entry that is not
         in the store lands as "entry purged", as it was exported); bad lines are reported."""
-        from ..importers.jsonl import read_jsonl_judgments
         from ..judgments import JudgmentImport, store_judgments
 
-        found = list(read_jsonl_judgments(path))
         if not found:
             return
         result = JudgmentImport()
