@@ -52,6 +52,8 @@ from .store import Store
 INLINE_CHECKS = 8
 # A large batch's texts are scanned in this many processes at once (scan_many).
 SCAN_PROCESSES = min(2, os.cpu_count() or 1)
+# A chain's entries as the checks left them (provenance capped), and each one's refusal or None.
+CheckedChain = tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]
 
 
 def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
@@ -105,12 +107,21 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
         checkpoint of the batch), so an import never leaves a superseded_by pointing at
         nothing. A refused member is audited; the members it held back get reason
         chain_refused. One transaction; the rows land set-based (engine/gate_bulk.py)."""
-        actor = Actor.parse(actor)
-        chains = list(chains)
+        return await self.write_checked(await self.check_chains(chains, actor), actor, reason, verbatim)
+
+    async def check_chains(self, chains: Iterable[list[MemoryEntry]], actor: AnyActor) -> list[CheckedChain]:
+        """The store-free half of write_chains (shape, provenance cap, scanner), for a
+        caller that checks its next batch while the previous one is being written."""
+        chains, actor = list(chains), Actor.parse(actor)
         if sum(map(len, chains)) > INLINE_CHECKS:
-            checked = await asyncio.to_thread(self._check_chains, chains, actor)  # off the event loop
-        else:
-            checked = self._check_chains(chains, actor)
+            return await asyncio.to_thread(self._check_chains, chains, actor)  # off the event loop
+        return self._check_chains(chains, actor)
+
+    async def write_checked(
+        self, checked: list[CheckedChain], actor: AnyActor, reason: str = "", verbatim: bool = False
+    ) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
+        """The store half of write_chains, for chains check_chains passed through."""
+        actor = Actor.parse(actor)
         results: list[list[WriteOutcome | WriteRejected | InvalidValue]] = []
         async with self.store.transaction() as conn:
             batch = await Batch.load(conn, [entry for chain, errors in checked if not any(errors) for entry in chain])
@@ -139,14 +150,12 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
             await batch.flush(conn, self.clock())
         return results
 
-    def _check_chains(
-        self, chains: list[list[MemoryEntry]], actor: Actor
-    ) -> list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]]:
+    def _check_chains(self, chains: list[list[MemoryEntry]], actor: Actor) -> list[CheckedChain]:
         """Field shape, the actor's provenance cap and the scanner, per entry: the CPU
         part of a write, which needs no store. The texts of every well-formed entry
         go to the scanner in one scan_many call (each distinct text once, the learned
         layer batched); each entry then gets its first refusal in field order."""
-        checked: list[tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]] = []
+        checked: list[CheckedChain] = []
         for chain in chains:
             capped: list[MemoryEntry] = []
             errors: list[Optional[WriteRejected | InvalidValue]] = []

@@ -116,20 +116,19 @@ class TransferMixin(EngineCore):
         progress: Optional[Callable[[int, int], None]] = None,
     ) -> ImportReport:
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
-        from ..importers.jsonl import read_jsonl_entries
+        from ..importers.jsonl import read_jsonl_export
 
-        items = [({"line": n}, entry if error is None else error) for n, entry, error in read_jsonl_entries(Path(path))]
+        entries, judgments = await asyncio.to_thread(read_jsonl_export, Path(path))  # seconds at 100k lines
+        items = [({"line": n}, entry if error is None else error) for n, entry, error in entries]
         report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance, progress=progress)
-        await self._import_export_judgments(Path(path), actor, report)
+        await self._import_export_judgments(Path(path), judgments, actor, report)
         return report
 
-    async def _import_export_judgments(self, path: Path, actor: str, report: ImportReport) -> None:
+    async def _import_export_judgments(self, path: Path, found: list, actor: str, report: ImportReport) -> None:
         """An export's judgment lines, after its entries (a judgment of an entry that is not
         in the store lands as "entry purged", as it was exported); bad lines are reported."""
-        from ..importers.jsonl import read_jsonl_judgments
         from ..judgments import JudgmentImport, store_judgments
 
-        found = list(read_jsonl_judgments(path))
         if not found:
             return
         result = JudgmentImport()
@@ -182,35 +181,48 @@ class TransferMixin(EngineCore):
                 items.append((where, entry))  # the gate caps provenance and pin at what the importer may store
         chains = await self._import_chains(items, report, trust_provenance) if verbatim else [[item] for item in items]
         reason = "import, declared provenance trusted" if trust_provenance else "import, provenance capped at legacy"
-        pending: list[list[tuple[dict, MemoryEntry]]] = []
-        batch = batch or IMPORT_BATCH
-        left, held = sum(map(len, chains)), 0  # entries not yet written; entries in pending
-        for chain in chains + [None]:
-            if pending and (chain is None or held + len(chain) > batch):
-                try:
-                    results = await self.gate.write_chains([[e for _, e in c] for c in pending], importer, reason, verbatim)
-                except sqlite3.OperationalError as exc:
-                    if "full" not in str(exc):
-                        raise
-                    raise StoreError(
-                        f"the disk holding the store is full ({exc}): the batch from {import_place(pending[0][0][0])} "
-                        f"to {import_place(pending[-1][-1][0])} was rolled back; {report.landed} entries landed "
-                        "before it and stay. Free some space and run the same import again: it resumes, counting "
-                        "what is stored as unchanged"
-                    ) from exc
+        batches = _batches(chains, batch or IMPORT_BATCH)
+        done = len(entries) - sum(map(len, chains))  # lines refused before the gate
+        checking: Optional[asyncio.Future] = None
+        try:
+            for k, pending in enumerate(batches):
+                checked = await (checking or self.gate.check_chains([[e for _, e in c] for c in pending], importer))
+                # The next batch's checks (the scanner: CPU, in threads and worker
+                # processes) run while this batch is written, so both cores stay busy.
+                checking = (
+                    asyncio.ensure_future(self.gate.check_chains([[e for _, e in c] for c in batches[k + 1]], importer))
+                    if k + 1 < len(batches)
+                    else None
+                )
+                results = await self._write_batch(checked, pending, importer, reason, verbatim, report)
                 for members, outcomes in zip(pending, results):
                     report.record_chain(members, outcomes)
-                left -= held
-                pending.clear()
-                held = 0
+                done += sum(map(len, pending))
                 if progress:
-                    progress(len(entries) - left, len(entries))
-            if chain:
-                pending.append(chain)
-                held += len(chain)
+                    progress(done, len(entries))
+        finally:
+            if checking is not None:
+                checking.cancel()
         report.trusted_provenance = trust_provenance
         report.refused.sort(key=lambda r: (str(r.get("file", "")), r.get("line", r.get("index", -1))))
         return report
+
+    async def _write_batch(
+        self, checked: list, pending: list, importer: Actor, reason: str, verbatim: bool, report: ImportReport
+    ) -> list[list]:
+        """One import batch through the gate, in one transaction; a full disk rolls it back
+        and is reported with the batch's lines."""
+        try:
+            return await self.gate.write_checked(checked, importer, reason, verbatim)
+        except sqlite3.OperationalError as exc:
+            if "full" not in str(exc):
+                raise
+            raise StoreError(
+                f"the disk holding the store is full ({exc}): the batch from {import_place(pending[0][0][0])} "
+                f"to {import_place(pending[-1][-1][0])} was rolled back; {report.landed} entries landed "
+                "before it and stay. Free some space and run the same import again: it resumes, counting "
+                "what is stored as unchanged"
+            ) from exc
 
     async def _import_chains(
         self, items: list[tuple[dict, MemoryEntry]], report: ImportReport, trusted: bool
@@ -322,6 +334,19 @@ class _ChainChecks:
                     f"not written: {import_place(first[0])} of its version chain was refused ({self.problems[bad[0]]})",
                 )
         return []
+
+
+def _batches(chains: list[list[tuple[dict, MemoryEntry]]], size: int) -> list[list[list[tuple[dict, MemoryEntry]]]]:
+    """Whole chains, in order, grouped so a batch holds at most size entries (a longer chain alone)."""
+    batches: list[list[list[tuple[dict, MemoryEntry]]]] = []
+    held = 0
+    for chain in chains:
+        if not batches or held + len(chain) > size:
+            batches.append([])
+            held = 0
+        batches[-1].append(chain)
+        held += len(chain)
+    return batches
 
 
 def _version_groups(by_id: dict[str, tuple[dict, MemoryEntry]]) -> list[list[str]]:

@@ -71,23 +71,38 @@ def _is_judgment(data: Optional[dict]) -> bool:
     return data is not None and data.get("record") == "judgment"
 
 
+def _entry_line(line_no: int, data: Optional[dict], error: Optional[str]) -> tuple[int, Optional[MemoryEntry], Optional[str]]:
+    if data is None:
+        return line_no, None, error
+    try:
+        return line_no, MemoryEntry.from_dict(data), None
+    except (ValueError, OverflowError, TypeError) as exc:
+        return line_no, None, str(exc)
+
+
+def _judgment_line(line_no: int, data: dict) -> tuple[int, Optional[Judgment], Optional[str]]:
+    try:
+        return line_no, Judgment.from_record(data), None
+    except (ValueError, OverflowError, TypeError) as exc:
+        return line_no, None, str(exc)
+
+
 def read_jsonl_entries(path: Path) -> Iterator[tuple[int, Optional[MemoryEntry], Optional[str]]]:
     """Yield (line number, entry, None) or (line number, None, error) for each entry line."""
     for line_no, data, error in _read_objects(path):
-        if data is None:
-            yield line_no, None, error
-        elif not _is_judgment(data):
-            try:
-                yield line_no, MemoryEntry.from_dict(data), None
-            except (ValueError, OverflowError, TypeError) as exc:
-                yield line_no, None, str(exc)
+        if not _is_judgment(data):
+            yield _entry_line(line_no, data, error)
 
 
-def read_jsonl_judgments(path: Path) -> Iterator[tuple[int, Optional[Judgment], Optional[str]]]:
-    """Yield (line number, judgment, None) or (line number, None, error) for each judgment line."""
-    for line_no, data, _error in _read_objects(path):
+def read_jsonl_export(
+    path: Path,
+) -> tuple[list[tuple[int, Optional[MemoryEntry], Optional[str]]], list[tuple[int, Optional[Judgment], Optional[str]]]]:
+    """(entry lines, judgment lines) of an export, as read_jsonl_entries yields them, from
+    one pass that parses each line once: JSON decoding is most of reading a large file."""
+    entries, judgments = [], []
+    for line_no, data, error in _read_objects(path):
         if _is_judgment(data):
-            try:
-                yield line_no, Judgment.from_record(data or {}), None
-            except (ValueError, OverflowError, TypeError) as exc:
-                yield line_no, None, str(exc)
+            judgments.append(_judgment_line(line_no, data or {}))
+        else:
+            entries.append(_entry_line(line_no, data, error))
+    return entries, judgments

@@ -239,8 +239,8 @@ def reload_learned(folder: Path = MODEL_DIR) -> LearnedStatus:
 
 
 _POOL_MIN_TEXTS = 2048
-"""Fewer distinct texts than this are scanned in-process: a worker's round trip
-(pickling, a wake-up) would cost more than the half of the work it takes."""
+"""Fewer distinct texts than this are scanned in-process: the workers' round trip
+(pickling, a wake-up) would cost more than the work they share."""
 _POOL: Optional[tuple[int, ProcessPoolExecutor]] = None  # (workers, pool)
 
 
@@ -278,13 +278,12 @@ def _scan_distinct(distinct: list[str]) -> dict[str, ScanResult]:
 
 
 def _scan_in_processes(distinct: list[str], processes: int) -> dict[str, ScanResult]:
-    """The texts in ``processes`` slices: the first is scanned here while worker
-    processes scan the others."""
+    """The texts in ``processes`` slices, each scanned by a worker process; the caller's
+    process stays free for its own work (an import writes the previous batch meanwhile)."""
     size = -(-len(distinct) // processes)
-    slices = [distinct[i : i + size] for i in range(0, len(distinct), size)]
-    pool = _worker_pool(processes - 1)
-    futures = [pool.submit(_scan_distinct, part) for part in slices[1:]]
-    verdicts = _scan_distinct(slices[0])
+    pool = _worker_pool(processes)
+    futures = [pool.submit(_scan_distinct, distinct[i : i + size]) for i in range(0, len(distinct), size)]
+    verdicts: dict[str, ScanResult] = {}
     for future in futures:
         verdicts.update(future.result())
     return verdicts

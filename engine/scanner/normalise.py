@@ -314,7 +314,9 @@ def _in_spaced_run(text: str, i: int) -> bool:
 # --------------------------------------------------------------------------
 
 # Three or more words joined by underscores or capitals: "ignore_all_previous", "IgnoreAllPrevious".
-_JOINED_WORDS_RE = re.compile(r"[A-Za-z]+_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z]+[A-Z][a-z]+[A-Z][a-z]")
+# Only whether it occurs matters: each leading letter run is one letter (the same texts
+# match), so a search does not rescan a long word from each of its letters.
+_JOINED_WORDS_RE = re.compile(r"[A-Za-z]_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z][A-Z][a-z]+[A-Z][a-z]")
 _LONG_RUN_RE = re.compile(r"[a-z]{18,}")
 
 
