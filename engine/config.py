@@ -156,6 +156,14 @@ KNOBS: dict[str, Knob] = {
             1.0,
         ),
         _k(
+            "memory.vectorSearch",
+            "quantized",
+            str,
+            "quantized: an int8 scan shortlists, float32 re-scores (recall@10 vs exact in make bench); "
+            "exact: every float32 row is scanned (slower at a million memories)",
+            choices=("quantized", "exact"),
+        ),
+        _k(
             "memory.bm25MinRelativeScore",
             0.3,
             float,
@@ -250,6 +258,7 @@ RECALL_KEYS: tuple[str, ...] = (
     "memory.bm25Weight",
     "memory.vectorWeight",
     "memory.vectorMinSimilarity",
+    "memory.vectorSearch",
     "memory.bm25MinRelativeScore",
     "memory.lexicalConfidence",
     "memory.importanceBlend",

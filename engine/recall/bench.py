@@ -5,7 +5,8 @@ embedded with the real model. Baselines are measured in the same process.
     result = await run_bench(100_000)
     {"entries", "recall_ms": {p50, p95}, "stages_ms": {stage: {p50, p95}}, "open_s",
      "first_open_s", "peak_rss_mb", "vs": {lexical_ms, rank_bm25_get_scores_ms, bm25s_query_ms,
-     vector_ms, numpy_scan_ms, numpy_f16_scan_ms, *_strongest_baseline, ...}, ...}
+     vector_ms, vector_exact_ms, numpy_scan_ms, numpy_f16_scan_ms, *_strongest_baseline, ...},
+     "vector_recall_at_10_vs_exact", ...}
 
 Every ratio is also given against the strongest baseline of its stage (the fastest at p50).
 """
@@ -224,13 +225,23 @@ def _f16_scan_ms(matrix: np.ndarray, qvecs: list[np.ndarray]) -> dict[str, Optio
     return _timed(lambda qv: half @ qv, [(qv.astype(np.float16),) for qv in qvecs])
 
 
+def vector_recall_vs_exact(index, qvecs: list[np.ndarray], k: int = 10) -> Optional[float]:
+    """Mean recall@k of the int8-shortlisted search against the exact float32 scan
+    (memory.vectorSearch = "exact") over these query vectors."""
+    if not qvecs:
+        return None
+    found = [len(set(index.search(q, k).ids) & set(index.search(q, k, exact=True).ids)) for q in qvecs]
+    return round(sum(found) / (k * len(qvecs)), 4)
+
+
 def _vector_baselines(svc, qvecs: list[np.ndarray], pool: int, stage_p50: float) -> dict[str, Any]:
     """Our vector search against numpy scans of the same matrix: float32 (in this process
-    and in one without torch) and float16, the same precision as our torch path."""
+    and in one without torch) and float16; and against our own exact search."""
     matrix = svc.vectors.matrix()
     vs: dict[str, Any] = {
         "vector_ms": _timed(lambda qv: svc.vectors.search(qv, pool), [(qv,) for qv in qvecs], 3),
-        "vector_backend": "torch16" if svc.vectors._use_torch() else "numpy",
+        "vector_backend": "int8 shortlist + float32 rescore",
+        "vector_exact_ms": _timed(lambda qv: svc.vectors.search(qv, pool, exact=True), [(qv,) for qv in qvecs]),
         "numpy_scan_ms": _timed(lambda qv: matrix @ qv, [(qv,) for qv in qvecs], 3),
     }
     vs["numpy_f16_scan_ms"] = _f16_scan_ms(matrix, qvecs)
@@ -312,9 +323,11 @@ async def run_bench(
         out["build_store_s"] = round(time.perf_counter() - t, 3)
         try:
             svc = await _open_twice(store, settings, out)
-            qs = (await _measure_recall(svc, corpus, queries, seed, out))[:baseline_queries]
+            qs = await _measure_recall(svc, corpus, queries, seed, out)
             out["peak_rss_mb"] = _rss_mb()
-            qvecs = [await svc.embedder.embed_query(q) for q in qs]
+            qvecs = [await svc.embedder.embed_query(q) for q in qs]  # cached: embedded when measured
+            out["vector_recall_at_10_vs_exact"] = vector_recall_vs_exact(svc.vectors, qvecs)
+            qs, qvecs = qs[:baseline_queries], qvecs[:baseline_queries]
             vs = _lexical_baselines(svc, corpus, [index_tokens(q) for q in qs], pool)
             vs.update(_vector_baselines(svc, qvecs, pool, out["stages_ms"]["vector"]["p50"]))
             out["vs"] = vs

@@ -28,6 +28,7 @@ from ..store import Store
 from . import embedder as emb
 from .embedder import Embedder, EmbeddingModelError
 from .lexical import SUPERSEDED, LexicalBuilder, LexicalIndex
+from .quantized import Codes, quantize, snapshot_codes, write_codes
 from .snapshot import Snapshot, SnapshotError, SnapshotWriter, read_snapshot, snapshot_path
 from .tokenize import entry_text, index_tokens
 from .vectors import VectorIndex, decode_rows, queue_reembed
@@ -311,7 +312,7 @@ class RecallIndexes:
                 raise SnapshotError("vector rows do not fit the index")
             index = VectorIndex(dim, model_id)
             ids = [lex_ids[s] for s in slots.tolist()]
-            index.set_base(ids, snap["vec_f32"], snap["vec_f16"], np.asarray(snap["lex_flags"])[slots])
+            index.set_base(ids, snap["vec_f32"], snapshot_codes(snap), np.asarray(snap["lex_flags"])[slots])
             return index
 
         try:
@@ -368,29 +369,29 @@ class RecallIndexes:
         return arrays
 
     async def _stream_into(self, writer: SnapshotWriter, model_id, dim: int, stale: list):
-        """Stream the stored vectors into the writer's float32 section; yields (ids, float16)."""
+        """Stream the stored vectors into the writer's float32 section; yields (ids, int8 codes)."""
         writer.begin("vec_f32", np.float32, (dim,))
         async for ids, matrix in self._vector_chunks(model_id, dim, stale):
             await asyncio.to_thread(writer.write, matrix)
-            yield ids, matrix.astype(np.float16)
+            yield ids, quantize(matrix)
         writer.end()
 
-    def _vectors_into(self, writer: SnapshotWriter) -> list[tuple[list[str], np.ndarray]]:
-        """The vector index's live rows into the writer's float32 section; (ids, float16) per block."""
+    def _vectors_into(self, writer: SnapshotWriter) -> list[tuple[list[str], Codes]]:
+        """The vector index's live rows into the writer's float32 section; (ids, int8 codes) per block."""
         assert self.vectors is not None
         out = []
         self._vector_changes_saved = self.vectors.changes
         writer.begin("vec_f32", np.float32, (self.vectors.dim,))
-        for ids, m32, m16, _ in self.vectors.live_chunks():
+        for ids, m32, codes, _ in self.vectors.live_chunks():
             writer.write(m32)
-            out.append((ids, m32.astype(np.float16) if m16 is None else np.array(m16)))
+            out.append((ids, codes))
         writer.end()
         self.vectors.release_pages()
         return out
 
-    def _finish_vectors(self, writer: SnapshotWriter, chunks: list[tuple[list[str], np.ndarray]], dim: int) -> None:
-        """The float16 section and each vector row's lexical slot."""
-        writer.add_chunks("vec_f16", np.float16, (dim,), (m16 for _, m16 in chunks))
+    def _finish_vectors(self, writer: SnapshotWriter, chunks: list[tuple[list[str], Codes]], dim: int) -> None:
+        """The int8 code sections and each vector row's lexical slot."""
+        write_codes(writer, [c for _, c in chunks], dim)
         slots = [self.lexical.slots(ids) for ids, _ in chunks]
         writer.add("vec_slots", np.concatenate(slots) if slots else np.zeros(0, np.int64))
 

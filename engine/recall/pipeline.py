@@ -184,7 +184,12 @@ async def stage_embed(ctx: RecallContext) -> None:
 async def stage_vector(ctx: RecallContext) -> None:
     """The vector pool (on the embedder's thread when the caller gives one)."""
     ctx.vec_hits = await (ctx.vector_cpu or ctx.cpu)(
-        vector_candidates, ctx.vectors, ctx.query_vector, int(ctx.knob("memory.poolSize")), ctx.include_superseded
+        vector_candidates,
+        ctx.vectors,
+        ctx.query_vector,
+        int(ctx.knob("memory.poolSize")),
+        ctx.include_superseded,
+        ctx.knob("memory.vectorSearch"),
     )
 
 

@@ -121,8 +121,11 @@ def bm25_candidates(index: LexicalIndex, tokens: Sequence[str], pool: int, inclu
     return index.search(tokens, pool, include_superseded=include_superseded)
 
 
-def vector_candidates(index: VectorIndex, query_vector: np.ndarray, pool: int, include_superseded: bool = False) -> VectorHits:
-    return index.search(query_vector, pool, include_superseded=include_superseded)
+def vector_candidates(
+    index: VectorIndex, query_vector: np.ndarray, pool: int, include_superseded: bool = False, search: str = "quantized"
+) -> VectorHits:
+    """search: memory.vectorSearch ("exact" scans every float32 row)."""
+    return index.search(query_vector, pool, include_superseded=include_superseded, exact=search == "exact")
 
 
 def above_floor(hits: Optional[VectorHits], floor: float) -> Optional[VectorHits]:

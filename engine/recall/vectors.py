@@ -8,25 +8,22 @@ edit ever copies the base (1.5 GB of float32 at a million memories). The dead ro
 and the delta are folded back into one base by `compact` when they grow large,
 and whenever the snapshot is written.
 
-Scan backend, chosen by measurement on this machine (2 cores, 100k x 384):
-numpy float32 mat-vec ~6.3 ms alone, torch float16 mv ~3.3 ms, torch float32 mv
-~16 ms. But numpy's BLAS threads and torch's OpenMP threads (which the query
-embedding just used) spin-wait against each other on 2 cores: alternating one
-query embedding with one numpy scan took 33 ms against 12 ms with the torch
-float16 scan. So whenever torch is loaded (always, when a query vector exists) the
-index scans a float16 copy with torch to shortlist `k + SHORTLIST_MARGIN` rows and
-re-scores those exactly in float32 (einsum, no BLAS threads): the scores returned
-are exact float32 cosines, and the ranking differs from a full float32 scan only
-if float16 rounding (~1e-3) pushes a true top-k row below more than the margin of
-rows. The float16 copy of the base is kept in the snapshot too, so a reopened index
-scans 0.75 GB at a million memories and touches only the shortlisted float32 rows.
-Without torch (tests, a lexical-only process) it is plain numpy float32.
+Search, chosen by measurement on this machine (2 cores, a million rows x 384):
+every row also has int8 codes (quantized.py); a scan over them (14 ms, 384 MB read,
+one thread, no BLAS or OpenMP team to spin against the query embedding's)
+shortlists `k + SHORTLIST_MARGIN` rows, which are re-scored exactly in float32
+(einsum, touching only those rows). The scores returned are exact float32 cosines;
+the ranking differs from a full float32 scan only if int8 rounding (~1e-3) pushes a
+true top-k row below more than the margin of rows (the recall benchmark reports
+recall@10 against the exact scan). `search(exact=True)` (memory.vectorSearch =
+"exact") is the full float32 scan, as is any index under QUANTIZED_MIN_ROWS rows.
+The replaced torch float16 scan read twice the bytes (36 ms at a million rows) and
+kept a 768 MB float16 copy; the codes cost 388 MB and are kept in the snapshot, so a
+reopened index scans them mapped and touches only the shortlisted float32 rows.
 """
 
 from __future__ import annotations
 
-import sys
-import warnings
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
@@ -34,10 +31,11 @@ import numpy as np
 
 from ..errors import RecallError
 from .lexical import SUPERSEDED
+from .quantized import Codes, coarse_scores, join, quantize, query_codes
 from .snapshot import gather_rows, release_pages
 from .topk import stable_top_k
 
-TORCH_MIN_ROWS = 256  # below this a full numpy scan is trivially cheap
+QUANTIZED_MIN_ROWS = 256  # below this the exact float32 scan is trivially cheap
 SHORTLIST_MARGIN = 64
 
 
@@ -55,18 +53,15 @@ class VectorHits:
 
 
 class VectorIndex:
-    def __init__(self, dim: int, model_id: str = "", backend: str = "auto"):
+    def __init__(self, dim: int, model_id: str = ""):
         if dim <= 0:
             raise ValueError("dimension must be positive")
-        if backend not in ("auto", "numpy", "torch16"):
-            raise ValueError(f"unknown vector backend {backend!r}")
         self.dim = int(dim)
         self.model_id = model_id
-        self.backend = backend
         self._b32 = np.zeros((0, self.dim), np.float32)  # base rows (may be read-only maps)
-        self._b16: Optional[np.ndarray] = None  # their float16 copy, made at the first torch scan
+        self._bq = quantize(self._b32)  # their int8 codes (may be read-only maps)
         self._d32 = np.zeros((16, self.dim), np.float32)  # delta rows, appended
-        self._d16: Optional[np.ndarray] = None
+        self._dq = quantize(self._d32)  # their codes, made as each row is added
         self._nd = 0
         self._ids: list[Optional[str]] = []  # per row (base, then delta); None: dead
         self._row: dict[str, int] = {}
@@ -104,17 +99,19 @@ class VectorIndex:
         out[~inb] = self._d32[rows[~inb] - nb]
         return out
 
+    def _codes(self, rows: np.ndarray) -> Codes:
+        """The int8 codes of the rows at these indexes."""
+        inb = rows < self._nb
+        return join([self._bq.take(rows[inb]), self._dq.take(rows[~inb] - self._nb)], self.dim)
+
     def live_chunks(self, size: int = 65_536):
-        """(ids, float32 rows, float16 rows or None, flags) of the live rows in blocks, in
-        ids() order: what the snapshot writes, without materialising the whole matrix."""
+        """(ids, float32 rows, their Codes, flags) of the live rows in blocks, in ids()
+        order: what the snapshot writes, without materialising the whole matrix."""
         n = len(self._ids)
         for a in range(0, n, size):
             rows = np.arange(a, min(n, a + size))
             rows = rows[~self._dead[rows]]
-            m16 = None
-            if self._b16 is not None and (len(rows) == 0 or rows.max() < self._nb):
-                m16 = self._b16[rows]
-            yield [self._ids[r] for r in rows.tolist()], self._rows32(rows), m16, self._flags[rows]
+            yield [self._ids[r] for r in rows.tolist()], self._rows32(rows), self._codes(rows), self._flags[rows]
 
     def release_pages(self) -> None:
         """Drop the mapped base's pages from the resident set after a full pass over it."""
@@ -146,11 +143,10 @@ class VectorIndex:
         self.remove(entry_id)
         if self._nd == len(self._d32):
             self._d32 = _grown(self._d32, 2 * self._nd)
-            if self._d16 is not None:
-                self._d16 = _grown(self._d16, 2 * self._nd)
+            self._dq = Codes(_grown(self._dq.codes, 2 * self._nd), _grown(self._dq.scale, 2 * self._nd))
         self._d32[self._nd] = vec
-        if self._d16 is not None:
-            self._d16[self._nd] = vec
+        row_codes = quantize(vec[None, :])
+        self._dq.codes[self._nd], self._dq.scale[self._nd] = row_codes.codes[0], row_codes.scale[0]
         self._nd += 1
         row = len(self._ids)
         self._ids.append(entry_id)
@@ -176,13 +172,16 @@ class VectorIndex:
             return
         self.set_base(list(ids), matrix, None, flags)
 
-    def set_base(self, ids: list[str], m32: np.ndarray, m16: Optional[np.ndarray], flags: Optional[np.ndarray]) -> None:
+    def set_base(self, ids: list[str], m32: np.ndarray, codes: Optional[Codes], flags: Optional[np.ndarray]) -> None:
         """Replace everything with these rows (arrays adopted as they are: they may be
-        read-only memory maps; m16, if given, is their float16 copy)."""
+        read-only memory maps); codes, if given, are their int8 codes, else made here."""
         n = len(ids)
-        self._b32, self._b16 = m32, m16
+        if codes is None:
+            codes = quantize(m32)
+            release_pages(m32)
+        self._b32, self._bq = m32, codes
         self._d32 = np.zeros((16, self.dim), np.float32)
-        self._d16, self._nd = None, 0
+        self._dq, self._nd = quantize(self._d32), 0
         self._ids = list(ids)
         self._row = dict(zip(self._ids, range(n)))
         self._flags = np.zeros(max(16, n), np.uint8)
@@ -218,19 +217,13 @@ class VectorIndex:
         """Fold the delta into a new base (in memory) and drop the dead rows."""
         n = len(self._ids)
         rows = np.flatnonzero(~self._dead[:n])
-        self.set_base([self._ids[r] for r in rows.tolist()], self._rows32(rows), None, self._flags[rows].copy())
+        self.set_base([self._ids[r] for r in rows.tolist()], self._rows32(rows), self._codes(rows), self._flags[rows].copy())
 
     # ---- search --------------------------------------------------------------------
-    def _use_torch(self) -> bool:
-        if self.backend == "numpy":
-            return False
-        if self.backend == "torch16":
-            return True
-        return len(self._ids) >= TORCH_MIN_ROWS and "torch" in sys.modules
-
-    def search(self, query: np.ndarray, k: int, include_superseded: bool = False) -> VectorHits:
+    def search(self, query: np.ndarray, k: int, include_superseded: bool = False, exact: bool = False) -> VectorHits:
         """Top k rows by cosine (dot product of unit vectors), best first; ties by row
-        order, which is the `vectors` table's rowid order (rows are only appended)."""
+        order, which is the `vectors` table's rowid order (rows are only appended).
+        exact: a full float32 scan instead of the int8 shortlist."""
         q = self._check(query, "the query")
         n = len(self._ids)
         if not self._row or k <= 0:
@@ -239,11 +232,8 @@ class VectorIndex:
         if not include_superseded and self._n_flagged:
             sup = (self._flags[:n] & SUPERSEDED) != 0
             excluded = sup if excluded is None else excluded | sup
-        if self._use_torch():
-            rows = self._shortlist_torch(q, k + SHORTLIST_MARGIN, excluded)
-            scores = np.einsum("ij,j->i", self._rows32(rows), q)
-        else:
-            parts = [self._b32 @ q if self._nb >= TORCH_MIN_ROWS else np.einsum("ij,j->i", self._b32, q)]
+        if exact or n < QUANTIZED_MIN_ROWS:
+            parts = [self._b32 @ q if self._nb >= QUANTIZED_MIN_ROWS else np.einsum("ij,j->i", self._b32, q)]
             if self._nd:
                 parts.append(np.einsum("ij,j->i", self._d32[: self._nd], q))
             scores = np.concatenate(parts) if len(parts) > 1 else parts[0]
@@ -251,28 +241,22 @@ class VectorIndex:
             if excluded is not None:
                 keep = ~excluded
                 rows, scores = rows[keep], scores[keep]
+        else:
+            rows = self._shortlist(q, k + SHORTLIST_MARGIN, excluded)
+            scores = np.einsum("ij,j->i", self._rows32(rows), q)
         rows, scores = stable_top_k(rows, scores, k)
         return VectorHits([self._ids[r] for r in rows.tolist()], scores.astype(np.float32))
 
-    def _shortlist_torch(self, q: np.ndarray, k: int, excluded: Optional[np.ndarray]) -> np.ndarray:
-        import torch
-
-        n = len(self._ids)
-        if self._b16 is None:
-            self._b16 = self._b32.astype(np.float16)
-        q16 = torch.from_numpy(q.astype(np.float16))
-        with warnings.catch_warnings():  # a read-only map: torch warns it cannot guard writes; none are made
-            warnings.simplefilter("ignore", UserWarning)
-            b16 = torch.from_numpy(np.asarray(self._b16))
-        s = b16.mv(q16) if self._nb else torch.zeros(0, dtype=torch.float16)
+    def _shortlist(self, q: np.ndarray, k: int, excluded: Optional[np.ndarray]) -> np.ndarray:
+        """The k rows with the best int8 scores (live ones only)."""
+        q8 = query_codes(q)
+        s = coarse_scores(self._bq, q8)
         if self._nd:
-            if self._d16 is None or len(self._d16) < self._nd:
-                self._d16 = self._d32.astype(np.float16)
-            s = torch.cat([s, torch.from_numpy(self._d16[: self._nd]).mv(q16)])
+            s = np.concatenate([s, coarse_scores(Codes(self._dq.codes[: self._nd], self._dq.scale[: self._nd]), q8)])
         if excluded is not None:
-            s[torch.from_numpy(excluded)] = float("-inf")
-        k = min(k, n)
-        top = torch.topk(s, k).indices.numpy()
+            s[excluded] = -np.inf
+        k = min(k, len(s))
+        top = np.argpartition(-s, k - 1)[:k]
         if excluded is not None:
             top = top[~excluded[top]]
         return top.astype(np.int64)

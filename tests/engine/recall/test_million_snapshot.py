@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.recall.lexical import LexicalIndex
+from engine.recall.quantized import Codes, quantize
 from engine.recall.snapshot import SnapshotWriter, read_snapshot, snapshot_path
 from engine.recall.vectors import VectorIndex
 
@@ -89,7 +90,7 @@ async def test_mapped_arrays_are_read_only_and_edits_never_reach_the_file(store,
     svc = await make_service(snapshot_min_entries=10**9)  # never rewrites the snapshot
     assert svc.open_report.source == "snapshot"
     snap = read_snapshot(path)
-    for name in ("lex_tslots", "lex_ttf", "vec_f32", "vec_f16"):
+    for name in ("lex_tslots", "lex_ttf", "vec_f32", "vec_i8", "vec_i8_scale"):
         with pytest.raises(ValueError, match="read-only"):
             snap[name][0] = 1
     with pytest.raises(ValueError, match="read-only"):
@@ -129,26 +130,27 @@ def test_vector_index_over_mapped_rows_adds_and_removes_without_copying(tmp_path
     rng = np.random.default_rng(0)
     m = rng.standard_normal((300, 8)).astype(np.float32)
     m /= np.linalg.norm(m, axis=1, keepdims=True)
+    codes = quantize(m)
     with SnapshotWriter(tmp_path / "v.snap") as w:
         w.add("f32", m)
-        w.add("f16", m.astype(np.float16))
+        w.add("i8", codes.codes)
+        w.add("i8_scale", codes.scale)
         w.finish({})
     snap = read_snapshot(tmp_path / "v.snap")
     ids = [f"e{i:03d}" for i in range(300)]
-    mapped = VectorIndex(8, backend="numpy")
-    mapped.set_base(ids, snap["f32"], snap["f16"], None)
-    plain = VectorIndex(8, backend="numpy")
+    mapped = VectorIndex(8)
+    mapped.set_base(ids, snap["f32"], Codes(snap["i8"], snap["i8_scale"]), None)
+    plain = VectorIndex(8)
     plain.add_many(ids, m.copy())
     for index in (mapped, plain):
         index.remove("e005")
         index.add("e010", -m[10])
         index.add("new", m[20])
     assert isinstance(mapped._b32, np.memmap)  # still the mapped base: nothing copied it
-    for backend in ("numpy", "torch16"):
-        mapped.backend = plain.backend = backend
+    for exact in (True, False):
         for j in range(5):
             q = m[j * 7]
-            a, b = mapped.search(q, 10), plain.search(q, 10)
+            a, b = mapped.search(q, 10, exact=exact), plain.search(q, 10, exact=exact)
             assert a.ids == b.ids and np.allclose(a.scores, b.scores)
     assert "e005" not in mapped.search(m[5], 300).ids
 
