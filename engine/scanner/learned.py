@@ -111,7 +111,7 @@ class LearnedModel:
         idx = feature_indices(text)
         if len(idx) == 0:
             return float(self.bias), idx
-        return float(self.bias + self.weights[idx].sum() / np.sqrt(len(idx))), idx
+        return float(self.bias + self.weights[idx].sum(dtype=np.float64) / np.sqrt(len(idx))), idx
 
     def score(self, text: str) -> tuple[float, np.ndarray]:
         """(logit score, feature indices of the highest-scoring window)."""
