@@ -351,7 +351,13 @@ def stall_causes(lag_log: list[dict], start: float, end: float, top: int = 6) ->
         if any(lo <= t <= hi for lo, hi in stalls):
             loop[frame_label(names[stack]) if stack >= 0 else "?"] += 1
             others.update(frame_label(names[o]) for o in busy_others)
-    return {"stalls": len(stalls), "loop_thread": dict(loop.most_common(top)), "other_threads": dict(others.most_common(top))}
+    collected = [seconds for at, seconds, _gen in sampled.get("collections", []) if any(lo <= at <= hi for lo, hi in stalls)]
+    return {
+        "stalls": len(stalls),
+        "loop_thread": dict(loop.most_common(top)),
+        "other_threads": dict(others.most_common(top)),
+        "gc_in_stalls_ms": {"passes": len(collected), "longest": round(max(collected, default=0) * 1000, 1)},
+    }
 
 
 def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:

@@ -15,12 +15,14 @@ bench can time a key to the rows settling, not to a placeholder frame.
 
 A stall's cause: with ECHO_MEMORY_LAG_STACKS set too, a StackSampler thread records the
 loop thread's stack every few ms, and the stack of any other thread that ran meanwhile
-(lateness without busy is another thread holding the GIL: this names it).
+(lateness without busy is another thread holding the GIL: this names it), and each
+garbage collection's length (a collection holds the GIL, so no stack sample shows it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import sys
@@ -85,15 +87,26 @@ class StackSampler:
         self.loop_ident = threading.get_ident()  # started on the loop's thread
         self.stacks: dict[str, int] = {}
         self.samples: list[tuple[float, int, list[int]]] = []  # (perf_counter, loop stack, stacks of other busy threads)
+        self.collections: list[tuple[float, float, int]] = []  # (perf_counter, seconds, generation) of each GC pass
+        self._gc_started = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lag-stack-sampler", daemon=True)
 
     def start(self) -> None:
+        gc.callbacks.append(self._gc)  # a collection holds the GIL: no sample can show it
         self._thread.start()
 
     def stop(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
         self._stop.set()
         self._thread.join(1)
+
+    def _gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.collections.append((self._gc_started, time.perf_counter() - self._gc_started, info["generation"]))
 
     def _stack(self, frame) -> int:
         names = []
@@ -125,7 +138,7 @@ class StackSampler:
     def write(self, path: str) -> None:
         names = sorted(self.stacks, key=self.stacks.__getitem__)
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"stacks": names, "stack_samples": self.samples}) + "\n")
+            fh.write(json.dumps({"stacks": names, "stack_samples": self.samples, "collections": self.collections}) + "\n")
 
 
 def note(event: str, **data: object) -> None:
