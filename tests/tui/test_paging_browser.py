@@ -111,11 +111,12 @@ async def write_from_outside(db: Path, mode: str, count: int) -> None:
     assert await proc.wait() == 0
 
 
-async def test_the_loop_never_stalls_for_a_second(big_db, make_app):
+async def test_the_loop_never_stalls_for_half_a_second(big_db, make_app):
     """A guard, not the benchmark (benchmarks/tui_bench.py measures 100k): in each scenario
-    the loop thread never runs a second without answering the probe's 10 ms timer. It
-    asserts on the loop thread's own CPU time between ticks, which a loaded machine does
-    not inflate; lateness is printed beside it."""
+    the loop thread never runs half a second without answering the probe's 10 ms timer
+    (the longest seen at load 14 was ~150 ms). It asserts on the loop thread's own CPU
+    time between ticks, which a loaded machine does not inflate; lateness is printed
+    beside it."""
     app = make_app(big_db, live=True)
     probe = LagProbe()
     found: dict[str, dict] = {}
@@ -156,7 +157,7 @@ async def test_the_loop_never_stalls_for_a_second(big_db, make_app):
             await scenario(name, steps)
         probe.stop()
     print(found)
-    assert {name: r["busy"]["max_ms"] < 1000 for name, r in found.items()} == dict.fromkeys(found, True), found
+    assert {name: r["busy"]["max_ms"] < 500 for name, r in found.items()} == dict.fromkeys(found, True), found
 
 
 async def test_a_large_decay_preview_lists_a_page_and_counts_the_rest(big_db, make_app):
