@@ -38,8 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REBUILD_FRACTION = 0.5  # a sync touching more than this share of the index rebuilds it
-CHUNK = 500  # ids per `IN (...)` query
-APPLY_CHUNK = 500  # entries a sync re-tokenizes between yields to the caller's loop
+CHUNK = APPLY_CHUNK = 500  # ids per `IN (...)` query; entries a sync re-tokenizes between yields to the loop
 CHUNK_ROWS = 50_000  # entries per chunk when rebuilding
 VECTOR_ROWS = 20_000  # stored vectors per chunk when loading
 
@@ -438,22 +437,15 @@ class RecallIndexes:
             return await self._reload(top, len(ids))
         current = {r[0]: r for r in await self.fetch_rows(ids, "id, tier, key, content, tags, superseded_by")}
         need_vector: list[str] = []
-        cancelled = False
         async with self.lock:
-            for start in range(0, len(ids), APPLY_CHUNK):
-                for entry_id in ids[start : start + APPLY_CHUNK]:
-                    if self._apply(entry_id, current.get(entry_id)):
-                        need_vector.append(entry_id)
-                try:
-                    await asyncio.sleep(0)  # thousands of entries: the caller's loop (the app's) keeps drawing
-                except asyncio.CancelledError:
-                    cancelled = True  # finish first: the watermark and new entries' vectors follow what was applied
+            for n, entry_id in enumerate(ids, 1):
+                need_vector += [entry_id] if self._apply(entry_id, current.get(entry_id)) else []
+                if n % APPLY_CHUNK == 0:  # thousands of entries (idempotent if cancelled): the caller's loop keeps drawing
+                    await asyncio.sleep(0)
             self.watermark = top
         self.changes_since_snapshot += len(ids)
         if need_vector:
             await self._adopt_stored_vectors(need_vector)
-        if cancelled:
-            raise asyncio.CancelledError
         return len(ids)
 
     def _apply(self, entry_id: str, row: Optional[tuple]) -> bool:
