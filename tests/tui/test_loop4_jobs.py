@@ -10,7 +10,7 @@ import pytest
 from echo_memory_tui.widgets.browser import EntryBrowser
 from echo_memory_tui.widgets.status import StatusBar
 
-from .conftest import ready
+from .conftest import ready, wait_until
 
 
 def screen_rows(app) -> list[str]:
@@ -35,5 +35,4 @@ async def test_a_job_line_moves_no_row_of_the_view(demo_db, make_app, size):
         assert after[: line.y] == before[: line.y]  # every row above the job line is where it was
         assert before[line.y].lstrip().startswith("╰")  # what it covers is the view's bottom border
         app.end_job(job)
-        await pilot.pause()
-        assert screen_rows(app) == before
+        await wait_until(pilot, lambda: screen_rows(app) == before, what="the screen as it was (the footer redraws its keys)")
