@@ -43,8 +43,8 @@ def freeze_heap() -> None:
     """Take what the app keeps for its whole life (modules, widgets, the recall indexes, the
     model) out of the cyclic collector's walk, and collect again: at 100k entries a full
     collection walked ~520k objects, ~0.3 s of CPU with the GIL held, the loop's longest
-    stall while other processes wrote. Objects made later are collected as before."""
-    gc.collect(1)  # young garbage goes first; the rest is kept anyway
+    stall while other processes wrote. Objects made later are collected as before. No
+    collection first: it would walk everything the warm-up made (~1 s on a loaded machine)."""
     gc.freeze()
     gc.enable()
 
