@@ -204,6 +204,55 @@ def render_mcp(files: dict[str, Doc]) -> list[str]:
     return table(["call", "stdio p50 / p95", "Python API p50 / p95", "ratio at p50", "entries"], rows)
 
 
+def median_p95(data: Doc, dotted: str, unit: str = " ms") -> str:
+    """The "median / p95" text of a stats block (benchmarks/tui_bench.py's)."""
+    return f"{fmt(get(data, dotted + '.median'))} / {fmt(get(data, dotted + '.p95'))}{unit}"
+
+
+def render_tui(files: dict[str, Doc]) -> list[str]:
+    def vs_offset(keyset: str, offset: str) -> Callable[[Doc], str]:
+        return lambda r: f"{median_p95(r, 'engine_reads_ms.' + keyset)} ({median_p95(r, 'engine_reads_ms.' + offset)})"
+
+    rows = [
+        ("first frame (process start), median", lambda r: fmt(get(r, "first_frame_ms.median"), " ms")),
+        ("first rows (process start), median", lambda r: fmt(get(r, "first_rows_ms.median"), " ms")),
+        ("first rows after the first frame, median", lambda r: fmt(get(r, "first_rows_after_first_frame_ms.median"), " ms")),
+        ("`j` → its frame, median / p95", lambda r: median_p95(r, "key_j_to_frame_ms")),
+        ("`G` settled (rows drawn), median / p95", lambda r: median_p95(r, "rows_settled.G_settled_ms")),
+        ("`g` settled", lambda r: median_p95(r, "rows_settled.g_settled_ms")),
+        ("sort (`o`) settled", lambda r: median_p95(r, "rows_settled.sort_settled_ms")),
+        ("filter (tier:archival, pasted) settled", lambda r: median_p95(r, "rows_settled.filter_settled_ms")),
+        ("clearing the filter settled", lambda r: median_p95(r, "rows_settled.clear_filter_settled_ms")),
+        ("store read for `G`: keyset (OFFSET)", vs_offset("G_last_page_keyset", "G_last_page_offset_baseline")),
+        (
+            "store read for filter then `G`: keyset (OFFSET)",
+            vs_offset("filter_then_G_keyset", "filter_then_G_offset_baseline"),
+        ),
+        (
+            "store read for a drag to the middle: ladder + seek (OFFSET)",
+            vs_offset("drag_to_middle_ladder_and_seek", "drag_to_middle_offset_baseline"),
+        ),
+        ("load average after this size", lambda r: fmt((r.get("load_average_after") or [None])[0])),
+    ]
+    return rows_table(by_size(files), rows)
+
+
+def render_tui_stalls(files: dict[str, Doc]) -> list[str]:
+    """One row per scenario and size that ran the stall scenarios."""
+    rows = []
+    for label, result, _doc in by_size(files):
+        for scenario, found in (result.get("loop_stalls") or {}).items():
+            rows.append(
+                [
+                    f"{label}: {scenario}",
+                    f"{fmt(found.get('max_ms'))} / {fmt(found.get('p95_ms'))} ms",
+                    fmt(found.get("busy_max_ms"), " ms"),
+                    fmt(found.get("seconds"), " s"),
+                ]
+            )
+    return table(["scenario", "lateness max / p95", "loop busy, max", "lasted"], rows)
+
+
 # marker name -> (result files, oldest first; renderer)
 SECTIONS: dict[str, tuple[list[str], Callable[[dict[str, Doc]], list[str]]]] = {
     "write-path": (["write-path.json"], render_write_path),
@@ -211,7 +260,13 @@ SECTIONS: dict[str, tuple[list[str], Callable[[dict[str, Doc]], list[str]]]] = {
     "backfill": (["backfill-bench-quiet.json", "backfill.json"], render_backfill),
     "mcp": (["mcp.json"], render_mcp),
     "recall": (["recall.json", "recall-1m.json"], render_recall),
+    "tui": (["tui.json", "tui-1m.json"], render_tui),
+    "tui-stalls": (["tui.json"], render_tui_stalls),
 }
+
+
+def has_results(name: str, results: Path) -> bool:
+    return any((results / f).exists() for f in SECTIONS[name][0])
 
 
 def section(name: str, results: Path) -> str:
@@ -232,11 +287,14 @@ def section(name: str, results: Path) -> str:
 
 
 def rewrite(text: str, results: Path) -> str:
-    """text with every marked section regenerated; a marker pair that is missing is an error."""
+    """text with every marked section regenerated; a marker pair that is missing is an error
+    once the section has a result file (a new benchmark's table waits for its first run)."""
     for name in SECTIONS:
         start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
         pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
         if not pattern.search(text):
+            if not has_results(name, results):
+                continue
             raise ValueError(f"README.md has no {start} … {end} markers")
         body = section(name, results)
         text = pattern.sub(lambda _m, body=body: f"{start}\n{body}\n{end}", text, count=1)

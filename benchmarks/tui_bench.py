@@ -21,11 +21,15 @@ entries.
                         thread's own CPU between ticks ("busy": lateness minus the time
                         the OS did not run the process, which a loaded machine adds)
 
-Stores are generated once (through the engine's gated batch import) and cached; the
-stall scenarios run on a copy (the decay pass and the writers change it).
-Prints and writes JSON with medians and p95.
+Stores are generated once and cached in --cache (outside the repo): through the engine's
+gated batch import, or at 1M through the gate's fixture path as engine/recall/bench.py
+does. The stall scenarios run on a copy (the decay pass and the writers change it).
+Writes benchmarks/results/tui.json (the run block of benchmarks/results_io.py: revision,
+date, machine, load) with medians and p95; benchmarks/readme_tables.py renders the
+README's app and loop-stall tables from it.
 
-    python -m benchmarks.tui_bench [--sizes 1000,100000] [--presses 40] [--out bench-tui.json] [--no-lag]
+    python -m benchmarks.tui_bench [--sizes 1000,100000] [--presses 40] [--no-lag] [--stacks]
+    python -m benchmarks.tui_bench --entries 1000000 --runs 1 --no-lag     # tui-1m.json
 """
 
 from __future__ import annotations
@@ -33,9 +37,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import itertools
 import json
 import os
-import platform
 import pty
 import random
 import select
@@ -50,6 +54,8 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Optional
+
+from benchmarks import results_io
 
 ROOT = Path(__file__).resolve().parent.parent
 COLS, ROWS = 140, 44
@@ -152,14 +158,36 @@ async def write_from_outside(path: Path, mode: str, count: int) -> None:
         await engine.close()
 
 
+async def build_fixture_store(path: Path, n: int) -> None:
+    """n synthetic entries through the gate's fixture path (gate_bulk.load_fixture, as
+    engine/recall/bench.py builds its 1M store: set-based, no scanner), and one entry
+    keyed task/blocker, the newest, that the bench waits for as the first row. The gated
+    import would take most of an hour at 1M here and measure the gate, not the browser."""
+    from engine import MemoryEntry
+    from engine.gate_bulk import load_fixture
+    from engine.store import Store
+
+    marker = MemoryEntry(key="task/blocker", content="The release waits on the flaky integration test.", updated_at=NOW)
+    store = await Store.open(path)
+    try:
+        entries = (e for _, e in synthetic_entries(n - 1))
+        await load_fixture(store, itertools.chain(entries, [marker]), "bench", "TUI benchmark corpus")
+    finally:
+        await store.close()
+
+
+FIXTURE_FROM = 1_000_000  # stores this large are built through the fixture path
+
+
 def ensure_store(folder: Path, n: int) -> Path:
+    """The cached store of n entries (built once, in the cache folder, outside the repo)."""
     path = folder / f"bench-{n}.db"
     if not path.exists():
         tmp = folder / f"bench-{n}.tmp.db"
         for suffix in ("", "-wal", "-shm"):
             Path(str(tmp) + suffix).unlink(missing_ok=True)
         started = time.perf_counter()
-        asyncio.run(build_store(tmp, n))
+        asyncio.run(build_fixture_store(tmp, n) if n >= FIXTURE_FROM else build_store(tmp, n))
         os.replace(tmp, path)
         print(f"  built {path.name} in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     return path
@@ -265,13 +293,71 @@ def settled_key(term: Terminal, data: bytes, log: Path, accept, timeout: float =
     return float("nan")
 
 
-def app_env(log: Path, lag: Optional[Path] = None) -> dict[str, str]:
+def app_env(log: Path, lag: Optional[Path] = None, stacks: bool = False) -> dict[str, str]:
     """The app's environment in the pty: offline, no animations, its startup (and, if
-    asked, loop-lag) log where the bench reads it."""
-    env = app_env(log)
+    asked, loop-lag) log where the bench reads it; with stacks, the loop thread's stack
+    sampled too (lagprobe.StackSampler)."""
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLUMNS": str(COLS),
+        "LINES": str(ROWS),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "TEXTUAL_ANIMATIONS": "none",
+        "ECHO_MEMORY_STARTUP_LOG": str(log),
+    }
     if lag is not None:
         env["ECHO_MEMORY_LAG_LOG"] = str(lag)
+    if stacks:
+        env["ECHO_MEMORY_LAG_STACKS"] = "1"
     return env
+
+
+STALL_S = 0.05  # a tick this late (or a loop this busy) is a stall worth naming the cause of
+
+
+def frame_label(stack: str) -> str:
+    """A sampled stack in a few words: the innermost frame of this project's code, then the
+    innermost frame of all (where the time went); `idle` when the thread waits in select."""
+    frames = stack.split(";")
+    if not frames or frames == [""]:
+        return "?"
+    if "selectors.py:select" in frames[-1]:
+        return "idle (select)"
+    ours = [f for f in frames if f.startswith(str(ROOT))]
+    leaf = frames[-1].rsplit("/", 1)[-1]
+    if not ours:
+        return leaf
+    mine = ours[-1].removeprefix(str(ROOT) + "/")
+    return mine if ours[-1] == frames[-1] else f"{mine} → {leaf}"
+
+
+def stall_causes(lag_log: list[dict], start: float, end: float, top: int = 6) -> dict[str, object]:
+    """Where the loop thread was during one window's stalls (ticks late or busy by STALL_S
+    or more), and which other threads ran meanwhile: sample counts by frame_label."""
+    from collections import Counter
+
+    probe = next((e for e in reversed(lag_log) if "samples" in e), None)
+    sampled = next((e for e in reversed(lag_log) if "stack_samples" in e), None)
+    if probe is None or sampled is None:
+        return {}
+    names = sampled["stacks"]
+    ticks = [(at, late) for at, late, busy in probe["samples"] if start <= at <= end and max(late, busy) >= STALL_S]
+    stalls = [(at - late - probe["interval"], at) for at, late in ticks]
+    loop: Counter[str] = Counter()
+    others: Counter[str] = Counter()
+    for t, stack, busy_others in sampled["stack_samples"]:
+        if any(lo <= t <= hi for lo, hi in stalls):
+            loop[frame_label(names[stack]) if stack >= 0 else "?"] += 1
+            others.update(frame_label(names[o]) for o in busy_others)
+    collected = [seconds for at, seconds, _gen in sampled.get("collections", []) if any(lo <= at <= hi for lo, hi in stalls)]
+    return {
+        "stalls": len(stalls),
+        "loop_thread": dict(loop.most_common(top)),
+        "other_threads": dict(others.most_common(top)),
+        "gc_in_stalls_ms": {"passes": len(collected), "longest": round(max(collected, default=0) * 1000, 1)},
+    }
 
 
 def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:
@@ -302,21 +388,24 @@ def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:
     return {f"{k}_settled_ms": stats(v) for k, v in times.items()}
 
 
-def stall_scenarios(db: Path, cache: Path) -> dict[str, object]:
+def stall_scenarios(db: Path, cache: Path, stacks: bool = False) -> dict[str, object]:
     """The app on a copy of the store with the lag probe on; each scenario's window of
-    probe ticks is summarised (max and p95 lateness; the loop thread's busy time)."""
+    probe ticks is summarised (max and p95 lateness; the loop thread's busy time; with
+    stacks, where the loop thread was during the stalls: stall_causes)."""
     from echo_memory_tui.lagprobe import summary
 
     copy = cache / f"stall-{db.name}"
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", ".recall.snap"):
         Path(str(copy) + suffix).unlink(missing_ok=True)
     shutil.copy(db, copy)
+    if Path(str(db) + ".recall.snap").exists():  # the recall snapshot a user's store has beside it
+        shutil.copy(str(db) + ".recall.snap", str(copy) + ".recall.snap")
     log, lag = cache / "startup.jsonl", cache / "lag.jsonl"
     log.unlink(missing_ok=True)
     lag.unlink(missing_ok=True)
     cli = Path(sys.executable).with_name("echo-memory")
     windows: dict[str, tuple[float, float]] = {}
-    term = Terminal([str(cli), "--db", str(copy)], app_env(log, lag))
+    term = Terminal([str(cli), "--db", str(copy)], app_env(log, lag, stacks))
 
     def outside(mode: str, count: int) -> None:
         code = (
@@ -358,15 +447,18 @@ def stall_scenarios(db: Path, cache: Path) -> dict[str, object]:
         windows["import of 20,000 entries in another process"] = (t0, time.perf_counter())
     finally:
         term.close()
-        for suffix in ("", "-wal", "-shm"):
+        for suffix in ("", "-wal", "-shm", ".recall.snap"):
             Path(str(copy) + suffix).unlink(missing_ok=True)
-    samples = next((e["samples"] for e in reversed(log_lines(lag)) if "samples" in e), [])
-    out: dict[str, object] = {}
+    lag_log = log_lines(lag)
+    samples = next((e["samples"] for e in reversed(lag_log) if "samples" in e), [])
+    out: dict[str, dict[str, object]] = {}
     for name, (start, end) in windows.items():
         inside = [s for s in samples if start <= s[0] <= end]
         late = summary([s[1] for s in inside])
         busy = summary([s[2] for s in inside])
         out[name] = {**late, "busy_max_ms": busy["max_ms"], "busy_p95_ms": busy["p95_ms"], "seconds": round(end - start, 1)}
+        if stacks:
+            out[name]["causes"] = stall_causes(lag_log, start, end)
     return out
 
 
@@ -401,7 +493,8 @@ async def engine_reads(db: Path, repeats: int) -> dict[str, object]:
         async def middle_keyset() -> None:  # a dragged scrollbar: the ladder, then one seek
             ladder = await engine.key_ladder(None, "updated_at", True, step, matching=total)
             rung = middle // step
-            await engine.page_entries(None, "updated_at", True, size, anchor=ladder[rung - 1], skip=middle - rung * step)
+            anchor = ladder[rung - 1] if rung else None  # a store smaller than a ladder step seeks from the start
+            await engine.page_entries(None, "updated_at", True, size, anchor=anchor, skip=middle - rung * step)
 
         async def middle_offset() -> None:
             await engine.list_entries(None, "updated_at", True, limit=size, offset=middle)
@@ -452,16 +545,7 @@ def stats(values: list[float]) -> dict[str, float]:
 
 def run_once(db: Path, presses: int, first_key: bytes, log: Path) -> dict[str, object]:
     log.unlink(missing_ok=True)
-    env = {
-        **os.environ,
-        "TERM": "xterm-256color",
-        "COLUMNS": str(COLS),
-        "LINES": str(ROWS),
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-        "TEXTUAL_ANIMATIONS": "none",
-        "ECHO_MEMORY_STARTUP_LOG": str(log),
-    }
+    env = app_env(log)
     cli = Path(sys.executable).with_name("echo-memory")
     term = Terminal([str(cli), "--db", str(db)], env)
     try:
@@ -502,58 +586,75 @@ def run_once(db: Path, presses: int, first_key: bytes, log: Path) -> dict[str, o
         term.close()
 
 
+def measure_size(n: int, args: argparse.Namespace) -> dict[str, object]:
+    """Everything the bench measures on the store of n entries."""
+    print(f"store of {n:,} entries", file=sys.stderr)
+    db = ensure_store(args.cache, n)
+    runs = []
+    for i in range(args.runs):
+        result = run_once(
+            db, args.presses if i == 0 else max(8, args.presses // 4), b"task/blocker", args.cache / "startup.jsonl"
+        )
+        runs.append(result)
+        print(
+            f"  run {i + 1}: first frame {result['first_frame_ms']} ms, first rows {result['first_rows_ms']} ms, "
+            f"j median {result['key_j_to_frame_ms'].get('median')} ms",
+            file=sys.stderr,
+        )
+    merged: dict[str, object] = {
+        "entries": n,
+        "first_frame_ms": stats([r["first_frame_ms"] for r in runs]),
+        "first_rows_ms": stats([r["first_rows_ms"] for r in runs]),
+        "first_rows_after_first_frame_ms": stats([r["first_rows_ms"] - r["first_frame_ms"] for r in runs]),
+    }
+    for name in sorted({k for r in runs for k in r if k.startswith(("run_app_to", "process_start"))}):
+        merged[name] = stats([r[name] for r in runs if name in r])
+    for name in ("key_j_to_frame_ms", "key_j_to_settled_ms", "key_G_g_to_frame_ms", "key_G_g_to_settled_ms"):
+        merged[name] = runs[0][name]
+    merged["engine_reads_ms"] = asyncio.run(engine_reads(db, 7))
+    print(f"  engine reads: {merged['engine_reads_ms']}", file=sys.stderr)
+    merged["rows_settled"] = settle_times(db, args.cache, args.settle_rounds)
+    print(f"  rows settled: {merged['rows_settled']}", file=sys.stderr)
+    if not args.no_lag:
+        merged["loop_stalls"] = stall_scenarios(db, args.cache, args.stacks)
+        print(f"  loop stalls: {json.dumps(merged['loop_stalls'])}", file=sys.stderr)
+    merged["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    return merged
+
+
 def main(argv: Optional[list[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,100000")
+    parser.add_argument("--entries", type=int, help="one store size alone, written to tui-<size>.json (1000000: tui-1m.json)")
     parser.add_argument("--presses", type=int, default=40)
     parser.add_argument("--runs", type=int, default=3, help="app starts per size (first-frame medians over these)")
     parser.add_argument("--cache", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "echo-memory-bench")
-    parser.add_argument("--out", type=Path, default=ROOT / "bench-tui.json")
+    parser.add_argument("--out", type=Path, help="default: benchmarks/results/tui.json (or tui-<size>.json with --entries)")
     parser.add_argument("--settle-rounds", type=int, default=5, help="G/g/sort/filter rounds timed to rows settled")
     parser.add_argument("--no-lag", action="store_true", help="skip the loop-stall scenarios (they change a copy)")
+    parser.add_argument(
+        "--stacks", action="store_true", help="sample the loop thread's stack: each stall scenario names its causes"
+    )
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
     args.cache.mkdir(parents=True, exist_ok=True)
-    report: dict[str, object] = {
-        "what": "echo-memory app in a pty, 140x44; times from process start; keys after the first rows are up",
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
-        "load_average_at_start": os.getloadavg(),
-        "sizes": {},
-    }
-    for n in [int(s) for s in args.sizes.split(",") if s.strip()]:
-        print(f"store of {n:,} entries", file=sys.stderr)
-        db = ensure_store(args.cache, n)
-        runs = []
-        for i in range(args.runs):
-            result = run_once(
-                db, args.presses if i == 0 else max(8, args.presses // 4), b"task/blocker", args.cache / "startup.jsonl"
-            )
-            runs.append(result)
-            print(
-                f"  run {i + 1}: first frame {result['first_frame_ms']} ms, first rows {result['first_rows_ms']} ms, "
-                f"j median {result['key_j_to_frame_ms'].get('median')} ms",
-                file=sys.stderr,
-            )
-        merged = {
-            "entries": n,
-            "first_frame_ms": stats([r["first_frame_ms"] for r in runs]),
-            "first_rows_ms": stats([r["first_rows_ms"] for r in runs]),
+    sizes = [args.entries] if args.entries else [int(s) for s in args.sizes.split(",") if s.strip()]
+    tag = "" if not args.entries else f"-{args.entries // 1_000_000}m" if args.entries % 1_000_000 == 0 else f"-{args.entries}"
+    out = args.out or results_io.result_path("tui" + tag)
+
+    def measure() -> dict[str, object]:
+        results: dict[str, object] = {
+            "what": "echo-memory app in a pty, 140x44; times from process start; keys after the first rows"
         }
-        for name in sorted({k for r in runs for k in r if k.startswith(("run_app_to", "process_start"))}):
-            merged[name] = stats([r[name] for r in runs if name in r])
-        for name in ("key_j_to_frame_ms", "key_j_to_settled_ms", "key_G_g_to_frame_ms", "key_G_g_to_settled_ms"):
-            merged[name] = runs[0][name]
-        merged["engine_reads_ms"] = asyncio.run(engine_reads(db, 7))
-        print(f"  engine reads: {merged['engine_reads_ms']}", file=sys.stderr)
-        merged["rows_settled"] = settle_times(db, args.cache, args.settle_rounds)
-        print(f"  rows settled: {merged['rows_settled']}", file=sys.stderr)
-        if not args.no_lag:
-            merged["loop_stalls"] = stall_scenarios(db, args.cache)
-            print(f"  loop stalls: {json.dumps(merged['loop_stalls'])}", file=sys.stderr)
-        merged["load_average_after"] = os.getloadavg()
-        report["sizes"][str(n)] = merged
-    args.out.write_text(json.dumps(report, indent=2) + "\n")
-    print(json.dumps(report, indent=2))
+        for n in sizes:
+            results[str(n)] = measure_size(n, args)
+        return results
+
+    document = results_io.measure(measure, results_io.command_line("benchmarks.tui_bench", argv))
+    results_io.save(document, out)
+    print(json.dumps(document, indent=2))
+    print(f"tui: {out}", file=sys.stderr)
     return 0
 
 

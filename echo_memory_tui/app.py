@@ -225,7 +225,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self.call_after_refresh(self._first_frame)
         if os.environ.get("ECHO_MEMORY_LAG_LOG"):  # benchmarks/tui_bench.py: the loop's stalls
             self.lag_probe = LagProbe()
-            self.lag_probe.start()
+            self.lag_probe.start(stacks=bool(os.environ.get("ECHO_MEMORY_LAG_STACKS")))
         self._open_or_ask()
         if self.live_enabled and self.settings.path is not None:
             self._watch_config(self.settings.path)

@@ -12,13 +12,21 @@ With ECHO_MEMORY_LAG_LOG set the app runs one and writes its samples there on ex
 (benchmarks/tui_bench.py slices them by time per scenario); tests start one directly.
 The browser also notes there (`note`) each time every visible row is drawn, so the
 bench can time a key to the rows settling, not to a placeholder frame.
+
+A stall's cause: with ECHO_MEMORY_LAG_STACKS set too, a StackSampler thread records the
+loop thread's stack every few ms, and the stack of any other thread that ran meanwhile
+(lateness without busy is another thread holding the GIL: this names it), and each
+garbage collection's length (a collection holds the GIL, so no stack sample shows it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
+import sys
+import threading
 import time
 from typing import Optional
 
@@ -32,9 +40,14 @@ class LagProbe:
         self._handle: Optional[asyncio.TimerHandle] = None
         self._due = 0.0
         self._cpu = 0.0
+        self.sampler: Optional[StackSampler] = None
 
-    def start(self) -> None:
+    def start(self, stacks: bool = False) -> None:
+        """Start ticking (on the loop); with stacks, sample the loop thread's stack too."""
         loop = asyncio.get_running_loop()
+        if stacks:
+            self.sampler = StackSampler()
+            self.sampler.start()
         self._due = loop.time() + self.interval
         self._cpu = time.thread_time()
         self._handle = loop.call_at(self._due, self._tick, loop)
@@ -43,6 +56,8 @@ class LagProbe:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+        if self.sampler is not None:
+            self.sampler.stop()
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
         now, cpu = loop.time(), time.thread_time()
@@ -59,6 +74,71 @@ class LagProbe:
     def write(self, path: str) -> None:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"interval": self.interval, "samples": self.samples}) + "\n")
+        if self.sampler is not None:
+            self.sampler.write(path)
+
+
+class StackSampler:
+    """Samples the loop thread's stack (and other threads that used CPU since the last
+    sample) from a daemon thread; stacks are interned, so a long run stays small."""
+
+    def __init__(self, interval: float = 0.004) -> None:
+        self.interval = interval
+        self.loop_ident = threading.get_ident()  # started on the loop's thread
+        self.stacks: dict[str, int] = {}
+        self.samples: list[tuple[float, int, list[int]]] = []  # (perf_counter, loop stack, stacks of other busy threads)
+        self.collections: list[tuple[float, float, int]] = []  # (perf_counter, seconds, generation) of each GC pass
+        self._gc_started = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="lag-stack-sampler", daemon=True)
+
+    def start(self) -> None:
+        gc.callbacks.append(self._gc)  # a collection holds the GIL: no sample can show it
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
+        self._stop.set()
+        self._thread.join(1)
+
+    def _gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.collections.append((self._gc_started, time.perf_counter() - self._gc_started, info["generation"]))
+
+    def _stack(self, frame) -> int:
+        names = []
+        while frame is not None:
+            code = frame.f_code
+            names.append(f"{code.co_filename.rsplit('site-packages/', 1)[-1]}:{code.co_name}:{frame.f_lineno}")
+            frame = frame.f_back
+        return self.stacks.setdefault(";".join(reversed(names)), len(self.stacks))
+
+    def _run(self) -> None:
+        cpu: dict[int, float] = {}
+        me = threading.get_ident()
+        while not self._stop.wait(self.interval):
+            frames = sys._current_frames()
+            others = []
+            for ident, frame in frames.items():
+                if ident in (me, self.loop_ident):
+                    continue
+                try:
+                    used = time.clock_gettime(time.pthread_getcpuclockid(ident))
+                except (OSError, ValueError):
+                    continue
+                if used - cpu.get(ident, used) > 0.001:
+                    others.append(self._stack(frame))
+                cpu[ident] = used
+            loop = frames.get(self.loop_ident)
+            self.samples.append((time.perf_counter(), -1 if loop is None else self._stack(loop), others))
+
+    def write(self, path: str) -> None:
+        names = sorted(self.stacks, key=self.stacks.__getitem__)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps({"stacks": names, "stack_samples": self.samples, "collections": self.collections}) + "\n")
 
 
 def note(event: str, **data: object) -> None:

@@ -84,8 +84,14 @@ def job_line(job: Job, stop_key: str) -> Text:
 class JobPanel(Widget):
     """The running jobs, newest last; hidden when there are none."""
 
+    # Over the bottom rows of the view, above the status line and the footer, on a layer
+    # of its own: a job line that appears or goes away resizes no other widget, so the
+    # screen is not laid out and redrawn again (at 140x44 that held the loop ~0.2 s).
     DEFAULT_CSS = """
-    JobPanel { height: auto; max-height: 3; background: $panel; padding: 0 1; display: none; }
+    JobPanel {
+        layer: jobs; dock: bottom; margin-bottom: 2;
+        height: auto; max-height: 3; background: $panel; padding: 0 1; display: none;
+    }
     JobPanel.-running { display: block; }
     """
 

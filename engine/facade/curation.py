@@ -3,6 +3,7 @@ of decisions on contradictions (with their undo)."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterable, Optional
@@ -43,8 +44,9 @@ class CurationMixin(EngineCore):
         rows = await self.store.fetchall(
             f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id IN ({marks}) OR superseded_by IN ({marks})", ids + ids
         )
-        found = {e.id: e for e in map(row_to_entry, rows)}
-        for entry in list(found.values()):
+        # a decay pass snapshots tens of thousands of entries: decoding them held the caller's loop
+        found = await asyncio.to_thread(lambda: {e.id: e for e in map(row_to_entry, rows)})
+        for entry in [e for e in found.values() if e.superseded_by is not None]:  # a head is its own head
             head = await self.gate.head_of(entry)
             found.setdefault(head.id, head)
         return list(found.values())

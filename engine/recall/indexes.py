@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 REBUILD_FRACTION = 0.5  # a sync touching more than this share of the index rebuilds it
-CHUNK = 500  # ids per `IN (...)` query
+CHUNK = APPLY_CHUNK = 500  # ids per `IN (...)` query; entries a sync re-tokenizes between yields to the loop
 CHUNK_ROWS = 50_000  # entries per chunk when rebuilding
 VECTOR_ROWS = 20_000  # stored vectors per chunk when loading
 
@@ -439,9 +439,10 @@ class RecallIndexes:
         current = {r[0]: r for r in await self.fetch_rows(ids, "id, tier, key, content, tags, superseded_by")}
         need_vector: list[str] = []
         async with self.lock:
-            for entry_id in ids:
-                if self._apply(entry_id, current.get(entry_id)):
-                    need_vector.append(entry_id)
+            for n, entry_id in enumerate(ids, 1):
+                need_vector += [entry_id] if self._apply(entry_id, current.get(entry_id)) else []
+                if n % APPLY_CHUNK == 0:  # thousands of entries (idempotent if cancelled): the caller's loop keeps drawing
+                    await asyncio.sleep(0)
             self.watermark = top
         self.changes_since_snapshot += len(ids)
         if need_vector:

@@ -8,6 +8,7 @@ and an import from another process."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import shutil
 import sys
@@ -111,14 +112,30 @@ async def write_from_outside(db: Path, mode: str, count: int) -> None:
     assert await proc.wait() == 0
 
 
-async def test_the_loop_never_stalls_for_a_second(big_db, make_app):
+async def test_the_loop_never_stalls_for_half_a_second(big_db, make_app):
     """A guard, not the benchmark (benchmarks/tui_bench.py measures 100k): in each scenario
-    the loop thread never runs a second without answering the probe's 10 ms timer. It
-    asserts on the loop thread's own CPU time between ticks, which a loaded machine does
-    not inflate; lateness is printed beside it."""
+    the loop thread never runs half a second without answering the probe's 10 ms timer
+    (the longest seen at load 14 was ~150 ms). It asserts on the loop thread's own CPU
+    time between ticks, which a loaded machine does not inflate; lateness is printed
+    beside it."""
     app = make_app(big_db, live=True)
     probe = LagProbe()
     found: dict[str, dict] = {}
+    # the test process's own heap (every earlier test's objects) out of the collector's walk, as
+    # the app does with its own after the warm-up: late in a full tests/tui run (load 10) one
+    # window saw 1.1 s of loop CPU, what a full pass over that heap can cost; the guard is for the app
+    gc.collect()
+    gc.freeze()
+    try:
+        await loop_scenarios(app, big_db, probe, found)
+    finally:
+        gc.unfreeze()
+    print(found)
+    assert {name: r["busy"]["max_ms"] < 500 for name, r in found.items()} == dict.fromkeys(found, True), found
+
+
+async def loop_scenarios(app, big_db: Path, probe: LagProbe, found: dict[str, dict]) -> None:
+    """Scrolling, a decay pass, an outside burst and import, each timed by the probe into found."""
     async with app.run_test(size=SIZE) as pilot:
         probe.start()
         browser = app.query_one(EntryBrowser)
@@ -155,8 +172,6 @@ async def test_the_loop_never_stalls_for_a_second(big_db, make_app):
         for name, steps in (("scroll", scroll), ("decay", decay), ("burst", burst), ("import", outside_import)):
             await scenario(name, steps)
         probe.stop()
-    print(found)
-    assert {name: r["busy"]["max_ms"] < 1000 for name, r in found.items()} == dict.fromkeys(found, True), found
 
 
 async def test_a_large_decay_preview_lists_a_page_and_counts_the_rest(big_db, make_app):
