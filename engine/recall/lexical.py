@@ -628,6 +628,11 @@ class LexicalBuilder:
     def add(self, ids: Sequence[str], texts: Sequence[str], flags: Optional[Sequence[int]] = None) -> None:
         """Index what `tokenize.index_tokens` gives for each text (stop words left out)."""
         terms, doc, tid = bulk_tokenize_ids(texts)
+        self.add_tokens(ids, terms, doc, tid, flags)
+
+    def add_tokens(self, ids: Sequence[str], terms: list[str], doc: np.ndarray, tid: np.ndarray, flags=None) -> None:
+        """Add a chunk `bulk_tokenize_ids` cut (here or in a worker process): chunks
+        added in the same order give the same index however they were cut."""
         vocab = self._vocab
         gid = np.fromiter((-1 if t in STOP_WORDS else vocab.setdefault(t, len(vocab)) for t in terms), np.int64, len(terms))
         tid = gid[tid]

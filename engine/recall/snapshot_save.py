@@ -1,0 +1,183 @@
+"""Writing the recall snapshot of a store's indexes (the file format: snapshot.py).
+
+    stale = await write_snapshot(idx)      # the indexes as they are, atomically
+
+At the first open of a large store the write is split so the open does not wait
+for it: `stream_vectors` streams the stored vectors into a new snapshot's float32
+section and gives the vector index that section memory-mapped (float32 vectors are
+never whole in memory), then the index is in use; `finish_deferred` writes the
+rest (lexical arrays, the float16 copy, the footer), fsyncs and renames, in the
+background. A crash before the rename leaves the old snapshot or none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+
+from .snapshot import SnapshotWriter, snapshot_path
+from .vectors import VectorIndex
+
+if TYPE_CHECKING:
+    from .indexes import RecallIndexes
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Deferred:
+    """A snapshot whose float32 vectors are written, waiting for the rest."""
+
+    writer: SnapshotWriter
+    ids: list[str]  # the vector rows, in the float32 section's order
+    f16: np.ndarray  # their float16 copy (the index scans it)
+    seq: int  # the watermark it describes
+    fingerprint: list
+    vectors: VectorIndex  # the index made from them
+
+
+async def _fingerprint(idx: "RecallIndexes") -> Optional[list]:
+    """The change_log row at the watermark (a snapshot of no history cannot be checked)."""
+    row = await idx.store.fetchone("SELECT entry_id, at FROM change_log WHERE seq=?", (idx.watermark,))
+    return None if idx.watermark <= 0 or row is None else [row[0], row[1]]
+
+
+def lexical_arrays(idx: "RecallIndexes") -> dict[str, np.ndarray]:
+    arrays = idx.lexical.to_arrays()
+    ids = idx.lexical.ids()
+    arrays["text_hash"] = np.fromiter((idx.hashes.get(i, 0) for i in ids), np.uint64, len(ids))
+    return arrays
+
+
+def _vectors_into(idx: "RecallIndexes", writer: SnapshotWriter) -> list[tuple[list[str], np.ndarray]]:
+    """The vector index's live rows into the writer's float32 section; (ids, float16) per block."""
+    assert idx.vectors is not None
+    out = []
+    idx._vector_changes_saved = idx.vectors.changes
+    writer.begin("vec_f32", np.float32, (idx.vectors.dim,))
+    for ids, m32, m16, _ in idx.vectors.live_chunks():
+        writer.write(m32)
+        out.append((ids, m32.astype(np.float16) if m16 is None else np.array(m16)))
+    writer.end()
+    idx.vectors.release_pages()
+    return out
+
+
+def _finish_vectors(idx: "RecallIndexes", writer: SnapshotWriter, chunks: list, dim: int) -> None:
+    """The float16 section and each vector row's lexical slot."""
+    writer.add_chunks("vec_f16", np.float16, (dim,), (m16 for _, m16 in chunks))
+    slots = [idx.lexical.slots(ids) for ids, _ in chunks]
+    writer.add("vec_slots", np.concatenate(slots) if slots else np.zeros(0, np.int64))
+
+
+async def write_snapshot(idx: "RecallIndexes") -> None:
+    """Write the snapshot of the indexes at the watermark, from memory."""
+    fingerprint = await _fingerprint(idx)
+    if fingerprint is None:
+        return
+    seq, model_id, path = idx.watermark, idx.embedder.model_id, snapshot_path(idx.store.path)
+    # lexical.to_arrays may compact: runs under the index lock
+    lex = await idx.locked(lambda: asyncio.to_thread(lexical_arrays, idx))
+    try:
+        with await asyncio.to_thread(SnapshotWriter, path) as writer:
+            for name, array in lex.items():
+                await asyncio.to_thread(writer.add, name, array)
+            chunks = None
+            if idx.vectors is not None:
+                chunks = await idx.locked(lambda: asyncio.to_thread(_vectors_into, idx, writer))
+                await asyncio.to_thread(_finish_vectors, idx, writer, chunks, idx.vectors.dim)
+            meta = {"seq": seq, "fingerprint": fingerprint, "model_id": model_id if chunks is not None else None}
+            await asyncio.to_thread(writer.finish, meta)
+        _drop_legacy(path)
+    except OSError as exc:
+        log.warning("could not write recall snapshot %s: %s", path, exc)
+
+
+def _drop_legacy(path) -> None:
+    path.with_name(path.name.replace(".snap", ".npz")).unlink(missing_ok=True)  # the format-1 file
+
+
+def _append(f16: np.ndarray, n: int, rows: np.ndarray) -> np.ndarray:
+    """rows (float32) as float16 at f16[n:], growing f16 if rows were stored meanwhile."""
+    if n + len(rows) > len(f16):
+        f16 = np.concatenate([f16[:n], np.zeros((max(len(rows), n // 8), f16.shape[1]), np.float16)])
+    f16[n : n + len(rows)] = rows
+    return f16
+
+
+async def stream_vectors(idx: "RecallIndexes") -> Optional[int]:
+    """Stream the stored vectors into a new snapshot and make the vector index from it
+    (float32 memory-mapped, float16 in memory); the rest is left for finish_deferred.
+    Returns how many stored vectors could not be used (queued for re-embedding), or
+    None if no snapshot could be started (the caller loads the vectors from the table)."""
+    fingerprint = await _fingerprint(idx)
+    if fingerprint is None:
+        return None
+    model_id, dim, path = idx.embedder.model_id, idx.embedder.dim, snapshot_path(idx.store.path)
+    stale: list[tuple[str, str]] = []
+    ids: list[str] = []
+    (total,) = await idx.store.fetchone("SELECT count(*) FROM vectors")
+    f16, n = np.zeros((total, dim), np.float16), 0
+    try:
+        writer = await asyncio.to_thread(SnapshotWriter, path)
+    except OSError as exc:
+        log.warning("could not write recall snapshot %s: %s", path, exc)
+        return None
+    try:
+        writer.begin("vec_f32", np.float32, (dim,))
+        async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale):
+            await asyncio.to_thread(writer.write, matrix)
+            f16 = _append(f16, n, matrix)
+            ids.extend(chunk_ids)
+            n += len(chunk_ids)
+        writer.end()
+        m32 = await asyncio.to_thread(writer.mapped, "vec_f32")
+    except OSError as exc:
+        writer.__exit__(None, None, None)  # removes the temporary file
+        log.warning("could not write recall snapshot %s: %s", path, exc)
+        return None
+    index = VectorIndex(dim, model_id)
+    flags = np.fromiter((idx.lexical.flags(i) or 0 for i in ids), np.uint8, n)
+    index.set_base(ids, m32, f16[:n], flags)
+    async with idx.lock:
+        idx.vectors, idx.vectors_deferred = index, False
+    idx._vector_changes_saved = index.changes
+    idx.deferred = Deferred(writer, ids, f16[:n], idx.watermark, fingerprint, index)
+    await idx._after_vectors_loaded(stale)
+    return len(stale)
+
+
+async def finish_deferred(idx: "RecallIndexes") -> None:
+    """Write the rest of the snapshot stream_vectors began and rename it into place. If
+    the indexes moved on meanwhile it is dropped, and the next save writes one whole."""
+    d, idx.deferred = idx.deferred, None
+    if d is None:
+        return
+    t = time.perf_counter()
+    async with idx.snapshot_lock:
+        with d.writer as writer:  # removes the temporary file unless finished
+            async with idx.sync_lock:  # the arrays and the watermark: one moment
+                if idx.watermark != d.seq or idx.vectors is not d.vectors:
+                    idx.changes_since_snapshot += 1
+                    return
+
+                def capture():
+                    return lexical_arrays(idx), idx.lexical.slots(d.ids)
+
+                lex, slots = await idx.locked(lambda: asyncio.to_thread(capture))
+            try:
+                for name, array in [*lex.items(), ("vec_f16", d.f16), ("vec_slots", slots)]:
+                    await asyncio.to_thread(writer.add, name, array)
+                meta = {"seq": d.seq, "fingerprint": d.fingerprint, "model_id": d.vectors.model_id}
+                await asyncio.to_thread(writer.finish, meta)
+                _drop_legacy(writer.path)
+            except OSError as exc:
+                log.warning("could not write recall snapshot %s: %s", writer.path, exc)
+                idx.changes_since_snapshot += 1
+                return
+    idx.snapshot_write_s = round(time.perf_counter() - t, 4)
