@@ -135,18 +135,24 @@ class RecallIndexes:
         t = time.perf_counter()
         snap = await self._load_snapshot() if use_snapshot else None
         if snap is None:
-            seq0 = await self.max_seq()
-            await self.rebuild_lexical()
-            self.watermark = seq0
-            timings["lexical_build_s"] = time.perf_counter() - t
-            t = time.perf_counter()
-            worth = use_snapshot and not self.store.read_only and len(self.lexical) >= snapshot_min
-            streamed = await stream_vectors(self) if worth and self.embedder.model_id is not None else None
+            self.watermark = await self.max_seq()
+
+            async def build(started: float = t):
+                await self.rebuild_lexical()
+                timings["lexical_build_s"] = time.perf_counter() - started
+
+            building = asyncio.ensure_future(build())
+            (indexable,) = await self.store.fetchone("SELECT count(*) FROM entries WHERE tier != 'working'")
+            worth = use_snapshot and not self.store.read_only and indexable >= snapshot_min
+            # the vectors stream into the snapshot while worker processes build the index
+            streamed = await stream_vectors(self, building) if worth and self.embedder.model_id is not None else None
+            await building
             if streamed is None:
                 self.changes_since_snapshot += 1  # the service writes one once it is worth it
+                t = time.perf_counter()
                 stale = await self.load_vectors()
             else:
-                stale = streamed
+                stale = streamed  # vectors_s: from the start, overlapping the build
             source = "rebuild"
         else:
             source = "snapshot"
@@ -194,11 +200,16 @@ class RecallIndexes:
         async with self.lock:
             self.lexical, self.hashes = lexical, hashes
 
-    async def _vector_chunks(self, model_id: str, dim: int, stale: list[tuple[str, str]]):
+    async def _vector_chunks(self, model_id: str, dim: int, stale: list[tuple[str, str]], indexed: bool = True):
         """(ids, float32 matrix) of stored vectors of entries the lexical index holds,
-        VECTOR_ROWS at a time; rows that cannot be used are appended to stale."""
+        VECTOR_ROWS at a time; rows that cannot be used are appended to stale. With
+        indexed=False, of every entry (the index is still being built: the caller filters)."""
         async for rows in self._keyset("entry_id, model_id, dim, vector", "vectors", "1", VECTOR_ROWS):
             ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
+            if not indexed:
+                stale.extend(bad)
+                yield ids, matrix
+                continue
             stale.extend(s for s in bad if s[0] in self.lexical)
             keep = [j for j, i in enumerate(ids) if i in self.lexical]
             if len(keep) != len(ids):

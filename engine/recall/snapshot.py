@@ -129,7 +129,7 @@ class SnapshotWriter:
         spec = self._entries[name]
         if 0 in spec["shape"]:
             return np.zeros(tuple(spec["shape"]), spec["dtype"])
-        return np.memmap(self.tmp, dtype=np.dtype(spec["dtype"]), mode="r", offset=spec["offset"], shape=tuple(spec["shape"]))
+        return _map(self.tmp, np.dtype(spec["dtype"]), spec["offset"], tuple(spec["shape"]))
 
     def finish(self, meta: dict[str, Any]) -> Path:
         footer = json.dumps({"format": SNAPSHOT_FORMAT, "meta": meta, "arrays": self._entries}).encode()
@@ -208,7 +208,7 @@ def read_snapshot(path: Path) -> Optional[Snapshot]:
         if nbytes == 0:
             arrays[name] = np.zeros(shape, dtype)
         else:
-            arrays[name] = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+            arrays[name] = _map(path, dtype, offset, shape)
         if 0 < nbytes <= LAZY_CHECK_BYTES and zlib.crc32(arrays[name].data.cast("B")) != spec["crc32"]:
             raise SnapshotError(f"array {name} does not match its checksum")
     return Snapshot(path, footer.get("meta", {}), arrays, footer["arrays"])
@@ -237,6 +237,18 @@ def verify(snap: Snapshot) -> None:
         os.close(fd)
 
 
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
+
+
+def _map(path: Path, dtype, offset: int, shape: tuple) -> np.ndarray:
+    """A read-only map of one array, marked with the file it maps (gather_rows reads
+    that file by path only while the path still names it)."""
+    array = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+    array.identity = _identity(os.stat(path))  # type: ignore[attr-defined]
+    return array
+
+
 def gather_rows(array: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """array[rows], read from the file (pread) when array is a mapped 2-D array: the
     rows land in a private buffer and nothing else of the file becomes resident. A
@@ -248,7 +260,13 @@ def gather_rows(array: np.ndarray, rows: np.ndarray) -> np.ndarray:
     out = np.empty((len(rows), array.shape[1]), array.dtype)
     size = out.strides[0]
     base = array.offset
-    fd = os.open(filename, os.O_RDONLY)
+    try:
+        fd = os.open(filename, os.O_RDONLY)
+    except FileNotFoundError:  # renamed or removed since it was mapped: the map still holds it
+        return array[rows]
+    if _identity(os.fstat(fd)) != getattr(array, "identity", None):  # the path holds a newer file now
+        os.close(fd)
+        return array[rows]
     try:
         view = memoryview(out).cast("B")
         for j, r in enumerate(np.asarray(rows).tolist()):

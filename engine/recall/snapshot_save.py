@@ -35,6 +35,7 @@ class Deferred:
 
     writer: SnapshotWriter
     ids: list[str]  # the vector rows, in the float32 section's order
+    m32: np.ndarray  # the float32 section, mapped from the temporary file
     f16: np.ndarray  # their float16 copy (the index scans it)
     seq: int  # the watermark it describes
     fingerprint: list
@@ -110,27 +111,30 @@ def _append(f16: np.ndarray, n: int, rows: np.ndarray) -> np.ndarray:
     return f16
 
 
-async def stream_vectors(idx: "RecallIndexes") -> Optional[int]:
-    """Stream the stored vectors into a new snapshot and make the vector index from it
-    (float32 memory-mapped, float16 in memory); the rest is left for finish_deferred.
-    Returns how many stored vectors could not be used (queued for re-embedding), or
-    None if no snapshot could be started (the caller loads the vectors from the table)."""
+async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]") -> Optional[int]:
+    """Stream the stored vectors into a new snapshot while `building` (the lexical
+    index) runs, then make the vector index from them (float32 memory-mapped, float16
+    in memory); the rest is left for finish_deferred. Returns how many stored vectors
+    could not be used (queued for re-embedding), or None if no snapshot could be
+    started (the caller loads the vectors from the table). Returns after building."""
     fingerprint = await _fingerprint(idx)
-    if fingerprint is None:
+    writer = None
+    if fingerprint is not None:
+        try:
+            writer = await asyncio.to_thread(SnapshotWriter, snapshot_path(idx.store.path))
+        except OSError as exc:
+            log.warning("could not write recall snapshot %s: %s", snapshot_path(idx.store.path), exc)
+    if writer is None:
+        await building
         return None
-    model_id, dim, path = idx.embedder.model_id, idx.embedder.dim, snapshot_path(idx.store.path)
+    model_id, dim = idx.embedder.model_id, idx.embedder.dim
     stale: list[tuple[str, str]] = []
     ids: list[str] = []
     (total,) = await idx.store.fetchone("SELECT count(*) FROM vectors")
     f16, n = np.zeros((total, dim), np.float16), 0
     try:
-        writer = await asyncio.to_thread(SnapshotWriter, path)
-    except OSError as exc:
-        log.warning("could not write recall snapshot %s: %s", path, exc)
-        return None
-    try:
         writer.begin("vec_f32", np.float32, (dim,))
-        async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale):
+        async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale, indexed=False):
             await asyncio.to_thread(writer.write, matrix)
             f16 = _append(f16, n, matrix)
             ids.extend(chunk_ids)
@@ -139,16 +143,29 @@ async def stream_vectors(idx: "RecallIndexes") -> Optional[int]:
         m32 = await asyncio.to_thread(writer.mapped, "vec_f32")
     except OSError as exc:
         writer.__exit__(None, None, None)  # removes the temporary file
-        log.warning("could not write recall snapshot %s: %s", path, exc)
+        log.warning("could not write recall snapshot %s: %s", writer.path, exc)
+        await building
         return None
+    try:
+        await building
+    except BaseException:
+        writer.__exit__(None, None, None)
+        raise
+    lexical = idx.lexical
     index = VectorIndex(dim, model_id)
-    flags = np.fromiter((idx.lexical.flags(i) or 0 for i in ids), np.uint8, n)
-    index.set_base(ids, m32, f16[:n], flags)
+    index.set_base(ids, m32, f16[:n], np.fromiter((lexical.flags(i) or 0 for i in ids), np.uint8, n))
+    unindexed = [i for i in ids if i not in lexical]
+    for entry_id in unindexed:  # vectors of working memories or of entries gone: not recalled
+        index.remove(entry_id)
     async with idx.lock:
         idx.vectors, idx.vectors_deferred = index, False
-    idx._vector_changes_saved = index.changes
-    idx.deferred = Deferred(writer, ids, f16[:n], idx.watermark, fingerprint, index)
-    await idx._after_vectors_loaded(stale)
+    if unindexed:  # the snapshot has no place for them: the next save writes one whole
+        writer.__exit__(None, None, None)
+        idx.changes_since_snapshot += 1
+    else:
+        idx.deferred = Deferred(writer, ids, m32, f16[:n], idx.watermark, fingerprint, index)
+        idx._vector_changes_saved = index.changes
+    await idx._after_vectors_loaded([s for s in stale if s[0] in lexical])
     return len(stale)
 
 
@@ -175,6 +192,7 @@ async def finish_deferred(idx: "RecallIndexes") -> None:
                     await asyncio.to_thread(writer.add, name, array)
                 meta = {"seq": d.seq, "fingerprint": d.fingerprint, "model_id": d.vectors.model_id}
                 await asyncio.to_thread(writer.finish, meta)
+                d.m32.filename = str(writer.path)  # type: ignore[attr-defined]  # renamed: same file, new name
                 _drop_legacy(writer.path)
             except OSError as exc:
                 log.warning("could not write recall snapshot %s: %s", writer.path, exc)

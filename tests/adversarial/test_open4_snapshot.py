@@ -91,10 +91,20 @@ async def test_the_first_open_is_usable_before_its_snapshot_is_written(store):
     await svc.settle()
     assert snapshot_path(store.path).exists()
     assert not list(store.path.parent.glob("*.tmp"))
+    assert await _answers(svc) == want  # its vectors now live in the renamed file
+    await insert(store, make_entry("extra", "garnet extra"))
+    await svc.sync()
+    await svc.embed_pending()
+    assert await svc.save_snapshot() is not None  # a newer file takes the snapshot's name
+    moved_on = await _answers(svc)  # the old maps still read the old file, not the new one
     await svc.close()
+    fresh = RecallService(store, SETTINGS, lambda name: FakeEmbedder(name), snapshot=False)
+    await fresh.open()
+    assert await _answers(fresh) == moved_on
+    await fresh.close()
     again = await _open(store)
     assert again.open_report.source == "snapshot"
-    assert await _answers(again) == want
+    assert await _answers(again) == moved_on
     await again.close()
 
 
@@ -174,3 +184,20 @@ async def test_a_kill_before_the_background_rename_leaves_no_half_snapshot(store
     await svc.settle()
     assert path.exists() and not list(path.parent.glob(path.name + ".*.tmp"))  # the orphan is gone
     await svc.close()
+
+
+async def test_a_stored_vector_of_a_working_memory_is_left_out_of_the_first_open(store):
+    from engine.models import MemoryTier
+    from engine.recall.vectors import write_vectors
+
+    want = await _embedded_without_snapshot(store)
+    (working,) = await insert(store, make_entry("scratch", "amber scratch note", tier=MemoryTier.WORKING))
+    await write_vectors(store, [working.id], np.ones((1, 64), np.float32) / 8.0, "fake:64")
+    svc = await _open(store)
+    assert svc.open_report.source == "rebuild" and svc.indexes.deferred is None  # no half snapshot to finish
+    assert working.id not in svc.vectors and len(svc.vectors) == 60
+    assert await _answers(svc) == want
+    await svc.close()  # the snapshot is written whole instead
+    again = await _open(store)
+    assert again.open_report.source == "snapshot" and await _answers(again) == want
+    await again.close()
