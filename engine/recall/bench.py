@@ -295,8 +295,6 @@ async def _open_twice(store: Store, settings, out: dict[str, Any]):
             await svc.close()  # finishes the snapshot begun in the background, if not yet
             out["snapshot_background_s"] = svc.indexes.snapshot_write_s
             _rss_phase(out, "first_close")
-            # the index workers' peak (separate processes, not in this process's RSS)
-            out["index_workers_peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0, 1)
     return svc
 
 
