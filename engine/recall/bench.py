@@ -291,6 +291,9 @@ async def _open_twice(store: Store, settings, out: dict[str, Any]):
         out[f"{label}_s"] = round(time.perf_counter() - t, 3)
         out[label] = report.to_dict()
         _rss_phase(out, label)
+        if label == "open":  # the snapshot's vectors are checked in the background: not during the recalls
+            await svc.settle()
+            out["snapshot_verify_s"] = svc.indexes.snapshot_verify_s
         if label == "first_open":
             await svc.close()  # finishes the snapshot begun in the background, if not yet
             out["snapshot_background_s"] = svc.indexes.snapshot_write_s

@@ -81,6 +81,7 @@ class RecallIndexes:
         self.deferred: Optional[Deferred] = None  # a first open's snapshot, half written
         self.unverified: Optional[Snapshot] = None  # read, its large arrays not yet checked
         self.snapshot_write_s: Optional[float] = None  # the last background write's time
+        self.snapshot_verify_s: Optional[float] = None  # the last background check's time
 
     def release(self) -> None:
         """Forget the loaded indexes (at close): the next open loads them again."""
@@ -343,8 +344,10 @@ class RecallIndexes:
         snap, self.unverified = self.unverified, None
         if snap is None:
             return
+        t = time.perf_counter()
         try:
             await asyncio.to_thread(verify, snap)
+            self.snapshot_verify_s = round(time.perf_counter() - t, 4)
         except (SnapshotError, OSError) as exc:
             log.warning("recall snapshot %s is damaged (%s); reloading the vectors from the store", snap.path, exc)
             async with self.sync_lock:
