@@ -4,8 +4,8 @@
 
 Why worker processes: cutting a million texts into tokens is regex and dict work
 in Python, held by the GIL (~20 s of one core, most of a first open at a million
-entries). For a large store, slices of the table (by rowid) are read and cut in
-spawned worker processes, each with its own read-only connection, while this
+entries). For a large store, with workers on (WORKERS below), slices of the
+table (by rowid) are read and cut in spawned worker processes, each with its own read-only connection, while this
 process adds the finished slices to one LexicalBuilder in rowid order: the index
 equals the one built here serially (a test checks). Rows committed while the
 workers read are harmless: the caller took the change_log watermark first, and
@@ -42,7 +42,11 @@ log = logging.getLogger(__name__)
 SELECT = "id, key, content, tags, superseded_by"
 SLICE_ROWS = 50_000  # entries per slice (one worker job, or one page read here)
 PARALLEL_MIN_ROWS = 50_000  # below this a worker's start (~0.7 s) costs more than it saves
-WORKERS = max(1, int(os.environ.get("ECHO_MEMORY_INDEX_WORKERS", str(min(2, os.cpu_count() or 1)))))
+# Off by default (1): measured on this 2-core machine under other load, the workers
+# lost to the serial build (200k entries, load ~3.5: 11.6 s against 6.6 s; the parent
+# spent 0.8 CPU-s against 4.8, but two workers and their spawn share the cores with
+# everything else). ECHO_MEMORY_INDEX_WORKERS=2 turns them on for an idle machine.
+WORKERS = max(1, int(os.environ.get("ECHO_MEMORY_INDEX_WORKERS", "1")))
 
 
 def text_hash(text: str) -> int:
