@@ -7,8 +7,8 @@
 
 The service owns the indexes; this module owns the pending set and the work of
 embedding it: windows of pending entries sorted by text length (a batch pads
-little), one batch per model worker at background priority (a recall's query
-embedding runs before the next batch, never after the backlog). Vectors are
+little), one batch per model worker at background priority plus one queued (a
+recall's query embedding runs before the next batch, never after the backlog). Vectors are
 written through `write_vectors` (stamped with the model id, one transaction per
 batch), so a process killed mid-way loses at most the batches in flight: on the
 next open only entries without a current vector are pending again. `stop()` (at
@@ -89,7 +89,9 @@ class Backfill:
                         break
                     job = svc.embedder.embed([t for _, t in items], batch_size=len(items), background=True)
                     in_flight.append((items, asyncio.ensure_future(job)))
-                    if len(in_flight) >= BACKFILL_WORKERS:
+                    # one batch queued beyond the workers, so none idles while a finished
+                    # batch is persisted (a query still goes before the queued batch)
+                    if len(in_flight) > BACKFILL_WORKERS:
                         settled += await self._settle(*in_flight.popleft())
                 while in_flight:
                     settled += await self._settle(*in_flight.popleft())

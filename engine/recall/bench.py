@@ -43,6 +43,28 @@ def _rss_mb() -> float:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
 
 
+def _rss_phase(out: dict[str, Any], label: str) -> None:
+    """RSS checkpoints: the resident size now and the peak since the previous checkpoint
+    (Linux: VmHWM, reset after reading through /proc/self/clear_refs), so the peak of
+    each phase (building the bench store, opening, recalling) is told apart."""
+    try:
+        status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+        now, peak = (round(int(status[k].split()[0]) / 1024, 1) for k in ("VmRSS", "VmHWM"))
+        Path("/proc/self/clear_refs").write_text("5")
+    except (OSError, KeyError, ValueError):
+        return
+    out.setdefault("rss_phases_mb", {})[label] = {"now": now, "peak": peak}
+
+
+def _peak_mb(out: dict[str, Any], *skip: str) -> float:
+    """The process's peak RSS (the phases' peaks: a checkpoint resets the kernel's),
+    leaving out the phases named (the bench's own store building is not the app's)."""
+    phases = out.get("rss_phases_mb", {})
+    if not phases:
+        return _rss_mb()
+    return max(p["peak"] for name, p in phases.items() if name not in skip)
+
+
 def _word_list(rng, vocab: int) -> list[str]:
     """English words: the whole-word entries of the embedding model's own vocabulary
     (so queries tokenize like real ones, ~1 word piece per word), shuffled by the
@@ -272,14 +294,21 @@ async def _open_twice(store: Store, settings, out: dict[str, Any]):
     t = time.perf_counter()
     await embedder.ensure_loaded()
     out["model_load_s"] = round(time.perf_counter() - t, 3)
+    _rss_phase(out, "model_load")
     for label in ("first_open", "open"):
         svc = RecallService(store, settings, embedder_factory=lambda name: Embedder(name))
         t = time.perf_counter()
         report = await svc.open()
         out[f"{label}_s"] = round(time.perf_counter() - t, 3)
         out[label] = report.to_dict()
+        _rss_phase(out, label)
+        if label == "open":  # the snapshot's vectors are checked in the background: not during the recalls
+            await svc.settle()
+            out["snapshot_verify_s"] = svc.indexes.snapshot_verify_s
         if label == "first_open":
-            await svc.close()  # writes the snapshot for large stores
+            await svc.close()  # finishes the snapshot begun in the background, if not yet
+            out["snapshot_background_s"] = svc.indexes.snapshot_write_s
+            _rss_phase(out, "first_close")
     return svc
 
 
@@ -321,17 +350,20 @@ async def run_bench(
         t = time.perf_counter()
         store, _ids, corpus = await build_store(Path(tmp) / "bench.db", entries, seed)
         out["build_store_s"] = round(time.perf_counter() - t, 3)
+        _rss_phase(out, "build_store")
         try:
             svc = await _open_twice(store, settings, out)
             qs = await _measure_recall(svc, corpus, queries, seed, out)
-            out["peak_rss_mb"] = _rss_mb()
+            _rss_phase(out, "recall")
+            out["peak_rss_mb"] = _peak_mb(out, "build_store")
             qvecs = [await svc.embedder.embed_query(q) for q in qs]  # cached: embedded when measured
             out["vector_recall_at_10_vs_exact"] = vector_recall_vs_exact(svc.vectors, qvecs)
             qs, qvecs = qs[:baseline_queries], qvecs[:baseline_queries]
             vs = _lexical_baselines(svc, corpus, [index_tokens(q) for q in qs], pool)
             vs.update(_vector_baselines(svc, qvecs, pool, out["stages_ms"]["vector"]["p50"]))
             out["vs"] = vs
-            out["peak_rss_mb_with_baselines"] = _rss_mb()
+            _rss_phase(out, "baselines")
+            out["peak_rss_mb_with_baselines"] = _peak_mb(out, "build_store")
             await svc.close()
         finally:
             await store.close()

@@ -14,7 +14,6 @@ after it, and a gap (pruned rows) or a large burst rebuilds from `entries`.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import time
@@ -27,9 +26,11 @@ from ..models import MemoryTier
 from ..store import Store
 from . import embedder as emb
 from .embedder import Embedder, EmbeddingModelError
-from .lexical import SUPERSEDED, LexicalBuilder, LexicalIndex
-from .quantized import Codes, quantize, snapshot_codes, write_codes
-from .snapshot import Snapshot, SnapshotError, SnapshotWriter, read_snapshot, snapshot_path
+from .lexical import LexicalIndex
+from .quantized import snapshot_codes
+from .rebuild import entry_flags, rebuild_lexical, text_hash
+from .snapshot import Snapshot, SnapshotError, read_snapshot, snapshot_path, verify
+from .snapshot_save import Deferred, finish_deferred, stream_vectors, write_snapshot
 from .tokenize import entry_text, index_tokens
 from .vectors import VectorIndex, decode_rows, queue_reembed
 
@@ -40,16 +41,7 @@ log = logging.getLogger(__name__)
 
 REBUILD_FRACTION = 0.5  # a sync touching more than this share of the index rebuilds it
 CHUNK = APPLY_CHUNK = 500  # ids per `IN (...)` query; entries a sync re-tokenizes between yields to the loop
-CHUNK_ROWS = 50_000  # entries per chunk when rebuilding
 VECTOR_ROWS = 20_000  # stored vectors per chunk when loading
-
-
-def text_hash(text: str) -> int:
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
-
-
-def _flags(superseded_by: Optional[str]) -> int:
-    return SUPERSEDED if superseded_by else 0
 
 
 @dataclass
@@ -86,10 +78,18 @@ class RecallIndexes:
         self._vector_changes_saved = 0
         self.lock = asyncio.Lock()
         self.sync_lock = asyncio.Lock()
+        self.snapshot_lock = asyncio.Lock()  # one snapshot write at a time
+        self.deferred: Optional[Deferred] = None  # a first open's snapshot, half written
+        self.unverified: Optional[Snapshot] = None  # read, its large arrays not yet checked
+        self.snapshot_write_s: Optional[float] = None  # the last background write's time
+        self.snapshot_verify_s: Optional[float] = None  # the last background check's time
 
     def release(self) -> None:
         """Forget the loaded indexes (at close): the next open loads them again."""
         self.lexical, self.vectors, self.hashes = LexicalIndex(), None, {}
+        if self.deferred is not None:  # never finished: its temporary file goes
+            self.deferred.writer.__exit__(None, None, None)
+        self.deferred = self.unverified = None
 
     async def locked(self, make_future):
         """Run a thread job under the index lock, holding the lock until the job has
@@ -128,38 +128,40 @@ class RecallIndexes:
     # ---- open ----------------------------------------------------------------------
     async def open(self, use_snapshot: bool, snapshot_min: int) -> OpenReport:
         """Load the indexes from the snapshot if it is usable, else rebuild them from the
-        store (and, for a large store, write the snapshot on the way: the vectors stream
-        from the table into it and are then mapped back, never held whole in float32);
-        then replay what changed since."""
+        store (and, for a large store, begin the snapshot on the way: the vectors stream
+        from the table into it and are mapped back, never held whole in float32; the
+        caller finishes it in the background with finish_snapshot); then replay what
+        changed since."""
         t0 = time.perf_counter()
         timings: dict[str, float] = {}
         t = time.perf_counter()
-        stale = 0
         snap = await self._load_snapshot() if use_snapshot else None
         if snap is None:
-            seq0 = await self.max_seq()
-            await self.rebuild_lexical()
-            self.watermark = seq0
-            timings["lexical_build_s"] = time.perf_counter() - t
-            t = time.perf_counter()
-            worth = use_snapshot and not self.store.read_only and len(self.lexical) >= snapshot_min
-            if worth and self.embedder.model_id is not None:
-                stale = await self._write_snapshot(stream_vectors=True)
-                snap = await self._load_snapshot()
-                timings["snapshot_write_s"] = time.perf_counter() - t
-            if snap is None:
+            self.watermark = await self.max_seq()
+
+            async def build(started: float = t):
+                await self.rebuild_lexical()
+                timings["lexical_build_s"] = time.perf_counter() - started
+
+            building = asyncio.ensure_future(build())
+            (indexable,) = await self.store.fetchone("SELECT count(*) FROM entries WHERE tier != 'working'")
+            worth = use_snapshot and not self.store.read_only and indexable >= snapshot_min
+            # the vectors stream into the snapshot while worker processes build the index
+            streamed = await stream_vectors(self, building) if worth and self.embedder.model_id is not None else None
+            await building
+            if streamed is None:
                 self.changes_since_snapshot += 1  # the service writes one once it is worth it
+                t = time.perf_counter()
+                stale = await self.load_vectors()
+            else:
+                stale = streamed  # vectors_s: from the start, overlapping the build
             source = "rebuild"
         else:
             source = "snapshot"
             timings["snapshot_s"] = time.perf_counter() - t
-        if snap is not None:
             self.lexical, self.hashes, self.watermark = snap[1], snap[2], snap[3]
             t = time.perf_counter()
-            stale += await self._vectors_from_snapshot(snap[0])
-        else:
-            t = time.perf_counter()
-            stale = await self.load_vectors()
+            stale = await self._vectors_from_snapshot(snap[0])
         timings["vectors_s"] = time.perf_counter() - t
         t = time.perf_counter()
         replayed = await self.sync()
@@ -195,28 +197,21 @@ class RecallIndexes:
             yield rows
 
     async def rebuild_lexical(self) -> None:
-        """Rebuild the lexical index (and the text hashes) from entries, chunk by chunk."""
-        builder = LexicalBuilder()
-        hashes: dict[str, int] = {}
-
-        def add(rows):
-            ids = [r[1] for r in rows]
-            texts = [entry_text(r[2], r[3], json.loads(r[4])) for r in rows]
-            hashes.update(zip(ids, map(text_hash, texts)))
-            builder.add(ids, texts, [_flags(r[5]) for r in rows])
-
-        select = "id, key, content, tags, superseded_by"
-        async for rows in self._keyset(select, "entries", "tier != 'working'", CHUNK_ROWS):
-            await asyncio.to_thread(add, rows)
-        lexical = await asyncio.to_thread(builder.finish)
+        """Rebuild the lexical index (and the text hashes) from entries (see rebuild.py)."""
+        lexical, hashes = await rebuild_lexical(self.store)
         async with self.lock:
             self.lexical, self.hashes = lexical, hashes
 
-    async def _vector_chunks(self, model_id: str, dim: int, stale: list[tuple[str, str]]):
+    async def _vector_chunks(self, model_id: str, dim: int, stale: list[tuple[str, str]], indexed: bool = True):
         """(ids, float32 matrix) of stored vectors of entries the lexical index holds,
-        VECTOR_ROWS at a time; rows that cannot be used are appended to stale."""
+        VECTOR_ROWS at a time; rows that cannot be used are appended to stale. With
+        indexed=False, of every entry (the index is still being built: the caller filters)."""
         async for rows in self._keyset("entry_id, model_id, dim, vector", "vectors", "1", VECTOR_ROWS):
             ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
+            if not indexed:
+                stale.extend(bad)
+                yield ids, matrix
+                continue
             stale.extend(s for s in bad if s[0] in self.lexical)
             keep = [j for j, i in enumerate(ids) if i in self.lexical]
             if len(keep) != len(ids):
@@ -321,79 +316,11 @@ class RecallIndexes:
             log.warning("recall snapshot %s: %s; loading vectors from the store", snap.path, exc)
             return await self.load_vectors()
         self._vector_changes_saved = self.vectors.changes
+        self.unverified = snap
         await self._after_vectors_loaded([])
         if self.backfill:
             await self._adopt_stored_vectors(list(self.backfill.pending))
         return 0
-
-    async def _write_snapshot(self, stream_vectors: bool = False) -> int:
-        """Write the snapshot of the indexes at the watermark. With stream_vectors the
-        vectors come from the table (at open, before they are loaded); returns how many
-        stored vectors could not be used (queued for re-embedding)."""
-        seq = self.watermark
-        row = await self.store.fetchone("SELECT entry_id, at FROM change_log WHERE seq=?", (seq,))
-        if seq <= 0 or row is None:
-            return 0
-        model_id, dim = self.embedder.model_id, self.embedder.dim
-        path = snapshot_path(self.store.path)
-        stale: list[tuple[str, str]] = []
-        # lexical.to_arrays may compact: runs under the index lock
-        lex = await self.locked(lambda: asyncio.to_thread(self._lexical_arrays))
-        writer = await asyncio.to_thread(SnapshotWriter, path)
-        try:
-            with writer:
-                for name, array in lex.items():
-                    await asyncio.to_thread(writer.add, name, array)
-                if stream_vectors:
-                    chunks = [c async for c in self._stream_into(writer, model_id, dim, stale)]
-                elif self.vectors is not None:
-                    chunks = await self.locked(lambda: asyncio.to_thread(self._vectors_into, writer))
-                else:
-                    chunks = None
-                if chunks is not None:
-                    await asyncio.to_thread(self._finish_vectors, writer, chunks, dim)
-                meta = {"seq": seq, "fingerprint": [row[0], row[1]], "model_id": model_id if chunks is not None else None}
-                await asyncio.to_thread(writer.finish, meta)
-            path.with_name(path.name.replace(".snap", ".npz")).unlink(missing_ok=True)  # the format-1 file
-        except OSError as exc:
-            log.warning("could not write recall snapshot %s: %s", path, exc)
-            return len(stale)
-        if stale and not self.store.read_only:
-            await queue_reembed(self.store, stale)
-        return len(stale)
-
-    def _lexical_arrays(self) -> dict[str, np.ndarray]:
-        arrays = self.lexical.to_arrays()
-        ids = self.lexical.ids()
-        arrays["text_hash"] = np.fromiter((self.hashes.get(i, 0) for i in ids), np.uint64, len(ids))
-        return arrays
-
-    async def _stream_into(self, writer: SnapshotWriter, model_id, dim: int, stale: list):
-        """Stream the stored vectors into the writer's float32 section; yields (ids, int8 codes)."""
-        writer.begin("vec_f32", np.float32, (dim,))
-        async for ids, matrix in self._vector_chunks(model_id, dim, stale):
-            await asyncio.to_thread(writer.write, matrix)
-            yield ids, quantize(matrix)
-        writer.end()
-
-    def _vectors_into(self, writer: SnapshotWriter) -> list[tuple[list[str], Codes]]:
-        """The vector index's live rows into the writer's float32 section; (ids, int8 codes) per block."""
-        assert self.vectors is not None
-        out = []
-        self._vector_changes_saved = self.vectors.changes
-        writer.begin("vec_f32", np.float32, (self.vectors.dim,))
-        for ids, m32, codes, _ in self.vectors.live_chunks():
-            writer.write(m32)
-            out.append((ids, codes))
-        writer.end()
-        self.vectors.release_pages()
-        return out
-
-    def _finish_vectors(self, writer: SnapshotWriter, chunks: list[tuple[list[str], Codes]], dim: int) -> None:
-        """The int8 code sections and each vector row's lexical slot."""
-        write_codes(writer, [c for _, c in chunks], dim)
-        slots = [self.lexical.slots(ids) for ids, _ in chunks]
-        writer.add("vec_slots", np.concatenate(slots) if slots else np.zeros(0, np.int64))
 
     async def save_snapshot(self):
         """Rewrite the snapshot (atomically) if the indexes changed since the last one."""
@@ -401,11 +328,32 @@ class RecallIndexes:
         vectors_behind = self.vectors is not None and self.vectors.changes != self._vector_changes_saved
         if self.store.read_only or not (self.changes_since_snapshot or vectors_behind):
             return None
-        async with self.sync_lock:  # the watermark and the index must describe the same moment
+        async with self.snapshot_lock, self.sync_lock:  # the watermark and the index: one moment
             self.changes_since_snapshot = 0
-            await self._write_snapshot()
+            await write_snapshot(self)
         path = snapshot_path(self.store.path)
         return path if path.exists() else None
+
+    async def finish_snapshot(self) -> None:
+        """The background half of a first open's snapshot (see snapshot_save.py)."""
+        await finish_deferred(self)
+
+    async def verify_snapshot(self) -> None:
+        """Check the snapshot's large arrays the open did not (seconds at a million
+        memories, in a thread); damaged vectors are reloaded from the store and the
+        snapshot is rewritten at the next save."""
+        snap, self.unverified = self.unverified, None
+        if snap is None:
+            return
+        t = time.perf_counter()
+        try:
+            await asyncio.to_thread(verify, snap)
+            self.snapshot_verify_s = round(time.perf_counter() - t, 4)
+        except (SnapshotError, OSError) as exc:
+            log.warning("recall snapshot %s is damaged (%s); reloading the vectors from the store", snap.path, exc)
+            async with self.sync_lock:
+                await self.load_vectors()
+                self.changes_since_snapshot += 1
 
     # ---- keeping up with the store -------------------------------------------------
     async def sync(self) -> int:
@@ -461,7 +409,7 @@ class RecallIndexes:
             return False
         text = entry_text(row[2], row[3], json.loads(row[4]))
         h = text_hash(text)
-        flags = _flags(row[5])
+        flags = entry_flags(row[5])
         old = self.hashes.get(entry_id)
         if old == h and entry_id in self.lexical:
             self.lexical.set_flags(entry_id, flags)

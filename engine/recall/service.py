@@ -151,6 +151,10 @@ class RecallService:
         """Load the lexical index and the vectors stamped with the active model."""
         self.open_report = await self.indexes.open(self._use_snapshot, self._snapshot_min)
         self._opened = True
+        if self.indexes.deferred is not None:
+            self._spawn(self.indexes.finish_snapshot())
+        if self.indexes.unverified is not None:
+            self._spawn(self.indexes.verify_snapshot())
         if self.indexes.changes_since_snapshot and len(self.lexical) >= self._snapshot_min:
             self._spawn(self.save_snapshot())
         return self.open_report
@@ -356,15 +360,20 @@ class RecallService:
             "model": self.model_status().to_dict(),
         }
 
-    async def close(self, release_models: bool = True) -> None:
-        """Stop background work, save the snapshot if worthwhile and drop the indexes;
-        release the model worker threads unless the embedder is shared (release_models=False)."""
+    async def settle(self) -> None:
+        """Wait for the background work other than the backfill (a first open's snapshot
+        write, the snapshot check) to finish."""
         for task in list(self._tasks):
             if task is not self.backfill.task:
                 try:
                     await task
                 except Exception:
                     pass
+
+    async def close(self, release_models: bool = True) -> None:
+        """Stop background work, save the snapshot if worthwhile and drop the indexes;
+        release the model worker threads unless the embedder is shared (release_models=False)."""
+        await self.settle()
         await self.backfill.stop()
         if len(self.lexical) >= self._snapshot_min:
             await self.save_snapshot()

@@ -10,9 +10,14 @@ into a mapped array raises instead of changing the file.
 
 It is a cache: `read_snapshot` refuses (SnapshotError, which the caller logs before
 rebuilding) a file that is truncated, has another magic or format, a footer that
-does not parse, or an array that would reach past the end of the file. The write
-goes to a temporary file renamed into place, so a crash leaves the old snapshot or
-none, never half of one.
+does not parse, an array that would reach past the end of the file, or a small
+array whose CRC-32 (kept per array in the footer) does not match its bytes. The
+large arrays (the vectors, ~2.3 GB at a million memories) are checked by
+`verify` instead, which the caller runs in the background after open: reading
+them whole would cost the open most of its budget. The write goes to a
+temporary file of this process (`<snap>.<pid>.<random>.tmp`) renamed into place,
+so a crash leaves the old snapshot or none, never half of one; a later write
+removes temporary files whose process is gone.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import json
 import mmap
 import os
 import struct
+import tempfile
+import zlib
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -29,9 +36,11 @@ import numpy as np
 from ..errors import RecallError
 
 MAGIC = b"ECHORSNP"
-SNAPSHOT_FORMAT = 2  # 2: one file of page-aligned arrays (lexical, text hashes, vectors)
+SNAPSHOT_FORMAT = 3  # 3: a CRC-32 per array; 2: one file of page-aligned arrays
 _ALIGN = 4096
 _TAIL = struct.Struct("<Q8s")  # footer length, magic
+LAZY_CHECK_BYTES = 256 << 20  # arrays larger than this (the vectors at ~200k+) are checked by verify()
+_READ = 16 << 20  # bytes per read when checking a large array
 
 
 class SnapshotError(RecallError, ValueError):
@@ -54,8 +63,9 @@ class SnapshotWriter:
 
     def __init__(self, path: Path):
         self.path = path
-        self.tmp = path.with_name(path.name + ".tmp")
-        self._f = open(self.tmp, "wb")
+        fd, tmp = tempfile.mkstemp(prefix=f"{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+        self.tmp = Path(tmp)
+        self._f = os.fdopen(fd, "wb")
         self._entries: dict[str, dict[str, Any]] = {}
         self._done = False
         self._open: dict[str, Any] = {}
@@ -89,7 +99,7 @@ class SnapshotWriter:
 
     def begin(self, name: str, dtype, row_shape: tuple) -> None:
         """Start an array whose row blocks follow through write(); end() closes it."""
-        self._open = {"name": name, "dtype": np.dtype(dtype), "row_shape": tuple(row_shape), "rows": 0}
+        self._open = {"name": name, "dtype": np.dtype(dtype), "row_shape": tuple(row_shape), "rows": 0, "crc": 0}
         self._open["offset"] = self._pad()
 
     def write(self, chunk: np.ndarray) -> None:
@@ -97,7 +107,10 @@ class SnapshotWriter:
         chunk = np.ascontiguousarray(chunk, spec["dtype"])
         if chunk.shape[1:] != spec["row_shape"]:
             raise ValueError(f"snapshot array {spec['name']}: rows of shape {chunk.shape[1:]}, expected {spec['row_shape']}")
-        self._f.write(chunk.tobytes() if not chunk.flags.c_contiguous else chunk.data)
+        if chunk.size:
+            data = chunk.data.cast("B")
+            self._f.write(data)
+            spec["crc"] = zlib.crc32(data, spec["crc"])
         spec["rows"] += len(chunk)
 
     def end(self) -> None:
@@ -106,7 +119,17 @@ class SnapshotWriter:
             "dtype": spec["dtype"].str,
             "shape": [spec["rows"], *spec["row_shape"]],
             "offset": spec["offset"],
+            "crc32": spec["crc"],
         }
+
+    def mapped(self, name: str) -> np.ndarray:
+        """An array already written, memory-mapped read-only from the temporary file (the
+        map stays valid after the rename, and after an unlink until it is dropped)."""
+        self._f.flush()
+        spec = self._entries[name]
+        if 0 in spec["shape"]:
+            return np.zeros(tuple(spec["shape"]), spec["dtype"])
+        return _map(self.tmp, np.dtype(spec["dtype"]), spec["offset"], tuple(spec["shape"]))
 
     def finish(self, meta: dict[str, Any]) -> Path:
         footer = json.dumps({"format": SNAPSHOT_FORMAT, "meta": meta, "arrays": self._entries}).encode()
@@ -117,14 +140,34 @@ class SnapshotWriter:
         self._f.close()
         os.replace(self.tmp, self.path)
         self._done = True
+        dir_fd = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)  # the rename itself survives a power cut
+        finally:
+            os.close(dir_fd)
+        _remove_orphans(self.path)
         return self.path
+
+
+def _remove_orphans(path: Path) -> None:
+    """Delete temporary files of this snapshot left by processes that no longer run."""
+    for tmp in path.parent.glob(f"{path.name}.*.tmp"):
+        pid = tmp.name[len(path.name) + 1 :].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass  # alive under another user: not ours to judge
 
 
 class Snapshot:
     """A snapshot's meta and its arrays, memory-mapped read-only."""
 
-    def __init__(self, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray]):
-        self.path, self.meta, self.arrays = path, meta, arrays
+    def __init__(self, path: Path, meta: dict[str, Any], arrays: dict[str, np.ndarray], specs: dict[str, Any]):
+        self.path, self.meta, self.arrays, self.specs = path, meta, arrays, specs
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.arrays[name]
@@ -165,8 +208,45 @@ def read_snapshot(path: Path) -> Optional[Snapshot]:
         if nbytes == 0:
             arrays[name] = np.zeros(shape, dtype)
         else:
-            arrays[name] = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
-    return Snapshot(path, footer.get("meta", {}), arrays)
+            arrays[name] = _map(path, dtype, offset, shape)
+        if 0 < nbytes <= LAZY_CHECK_BYTES and zlib.crc32(arrays[name].data.cast("B")) != spec["crc32"]:
+            raise SnapshotError(f"array {name} does not match its checksum")
+    return Snapshot(path, footer.get("meta", {}), arrays, footer["arrays"])
+
+
+def verify(snap: Snapshot) -> None:
+    """Check the large arrays read_snapshot left unchecked against their CRC-32, reading
+    the file (pread: nothing becomes resident in this process); SnapshotError if one
+    differs. Seconds at a million memories: run it off the loop, after open."""
+    fd = os.open(snap.path, os.O_RDONLY)
+    try:
+        for name, spec in snap.specs.items():
+            nbytes = snap[name].nbytes
+            if nbytes <= LAZY_CHECK_BYTES:
+                continue
+            crc, offset, left = 0, int(spec["offset"]), nbytes
+            while left:
+                block = os.pread(fd, min(_READ, left), offset)
+                if not block:
+                    raise SnapshotError(f"{snap.path}: short read in array {name}")
+                crc = zlib.crc32(block, crc)
+                offset, left = offset + len(block), left - len(block)
+            if crc != spec["crc32"]:
+                raise SnapshotError(f"array {name} does not match its checksum")
+    finally:
+        os.close(fd)
+
+
+def _identity(st: os.stat_result) -> tuple[int, int]:
+    return st.st_dev, st.st_ino
+
+
+def _map(path: Path, dtype, offset: int, shape: tuple) -> np.ndarray:
+    """A read-only map of one array, marked with the file it maps (gather_rows reads
+    that file by path only while the path still names it)."""
+    array = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
+    array.identity = _identity(os.stat(path))  # type: ignore[attr-defined]
+    return array
 
 
 def gather_rows(array: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -180,7 +260,13 @@ def gather_rows(array: np.ndarray, rows: np.ndarray) -> np.ndarray:
     out = np.empty((len(rows), array.shape[1]), array.dtype)
     size = out.strides[0]
     base = array.offset
-    fd = os.open(filename, os.O_RDONLY)
+    try:
+        fd = os.open(filename, os.O_RDONLY)
+    except FileNotFoundError:  # renamed or removed since it was mapped: the map still holds it
+        return array[rows]
+    if _identity(os.fstat(fd)) != getattr(array, "identity", None):  # the path holds a newer file now
+        os.close(fd)
+        return array[rows]
     try:
         view = memoryview(out).cast("B")
         for j, r in enumerate(np.asarray(rows).tolist()):

@@ -161,6 +161,7 @@ async def test_the_old_format_snapshot_file_is_removed_when_the_new_one_is_writt
     legacy.write_bytes(b"format 1")
     svc = await make_service(snapshot_min_entries=1)
     assert svc.open_report.source == "rebuild"
+    await svc.settle()  # the first open's snapshot is finished in the background
     assert snapshot_path(store.path).exists() and not legacy.exists()
 
 

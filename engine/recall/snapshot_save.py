@@ -1,0 +1,206 @@
+"""Writing the recall snapshot of a store's indexes (the file format: snapshot.py).
+
+    stale = await write_snapshot(idx)      # the indexes as they are, atomically
+
+At the first open of a large store the write is split so the open does not wait
+for it: `stream_vectors` streams the stored vectors into a new snapshot's float32
+section and gives the vector index that section memory-mapped (float32 vectors are
+never whole in memory), then the index is in use; `finish_deferred` writes the
+rest (lexical arrays, the int8 codes, the footer), fsyncs and renames, in the
+background. A crash before the rename leaves the old snapshot or none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+import numpy as np
+
+from .quantized import Codes, quantize, write_codes
+from .snapshot import SnapshotWriter, release_pages, snapshot_path
+from .vectors import VectorIndex
+
+if TYPE_CHECKING:
+    from .indexes import RecallIndexes
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Deferred:
+    """A snapshot whose float32 vectors are written, waiting for the rest."""
+
+    writer: SnapshotWriter
+    ids: list[str]  # the vector rows, in the float32 section's order
+    m32: np.ndarray  # the float32 section, mapped from the temporary file
+    codes: Codes  # their int8 codes (the index scans them)
+    seq: int  # the watermark it describes
+    fingerprint: list
+    vectors: VectorIndex  # the index made from them
+
+
+async def _fingerprint(idx: "RecallIndexes") -> Optional[list]:
+    """The change_log row at the watermark (a snapshot of no history cannot be checked)."""
+    row = await idx.store.fetchone("SELECT entry_id, at FROM change_log WHERE seq=?", (idx.watermark,))
+    return None if idx.watermark <= 0 or row is None else [row[0], row[1]]
+
+
+def lexical_arrays(idx: "RecallIndexes") -> dict[str, np.ndarray]:
+    arrays = idx.lexical.to_arrays()
+    ids = idx.lexical.ids()
+    arrays["text_hash"] = np.fromiter((idx.hashes.get(i, 0) for i in ids), np.uint64, len(ids))
+    return arrays
+
+
+def _vectors_into(idx: "RecallIndexes", writer: SnapshotWriter) -> list[tuple[list[str], Codes]]:
+    """The vector index's live rows into the writer's float32 section; (ids, int8 codes) per block."""
+    assert idx.vectors is not None
+    out = []
+    idx._vector_changes_saved = idx.vectors.changes
+    writer.begin("vec_f32", np.float32, (idx.vectors.dim,))
+    for ids, m32, codes, _ in idx.vectors.live_chunks():
+        writer.write(m32)
+        out.append((ids, codes))
+    writer.end()
+    idx.vectors.release_pages()
+    return out
+
+
+def _finish_vectors(idx: "RecallIndexes", writer: SnapshotWriter, chunks: list, dim: int) -> None:
+    """The int8 code sections and each vector row's lexical slot."""
+    write_codes(writer, [c for _, c in chunks], dim)
+    slots = [idx.lexical.slots(ids) for ids, _ in chunks]
+    writer.add("vec_slots", np.concatenate(slots) if slots else np.zeros(0, np.int64))
+
+
+async def write_snapshot(idx: "RecallIndexes") -> None:
+    """Write the snapshot of the indexes at the watermark, from memory."""
+    fingerprint = await _fingerprint(idx)
+    if fingerprint is None:
+        return
+    seq, model_id, path = idx.watermark, idx.embedder.model_id, snapshot_path(idx.store.path)
+    # lexical.to_arrays may compact: runs under the index lock
+    lex = await idx.locked(lambda: asyncio.to_thread(lexical_arrays, idx))
+    try:
+        with await asyncio.to_thread(SnapshotWriter, path) as writer:
+            for name, array in lex.items():
+                await asyncio.to_thread(writer.add, name, array)
+            chunks = None
+            if idx.vectors is not None:
+                chunks = await idx.locked(lambda: asyncio.to_thread(_vectors_into, idx, writer))
+                await asyncio.to_thread(_finish_vectors, idx, writer, chunks, idx.vectors.dim)
+            meta = {"seq": seq, "fingerprint": fingerprint, "model_id": model_id if chunks is not None else None}
+            await asyncio.to_thread(writer.finish, meta)
+        _drop_legacy(path)
+    except OSError as exc:
+        log.warning("could not write recall snapshot %s: %s", path, exc)
+
+
+def _drop_legacy(path) -> None:
+    path.with_name(path.name.replace(".snap", ".npz")).unlink(missing_ok=True)  # the format-1 file
+
+
+def _codes_of(m32: np.ndarray, block: int = 65_536) -> Codes:
+    """The int8 codes of the mapped float32 vectors, block by block, their pages
+    dropped after: made once the index is built, so the map never sits in memory beside
+    the build's own peak (~0.9 GB at a million memories)."""
+    out = Codes(np.empty(m32.shape, np.int8), np.empty(len(m32), np.float32))
+    for a in range(0, len(m32), block):
+        part = quantize(m32[a : a + block])
+        out.codes[a : a + block], out.scale[a : a + block] = part.codes, part.scale
+        release_pages(m32)  # never more than one block of the map resident
+    return out
+
+
+async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]") -> Optional[int]:
+    """Stream the stored vectors into a new snapshot while `building` (the lexical
+    index) runs, then make the vector index from them (float32 memory-mapped, its
+    int8 codes made from the file in memory); the rest is left for finish_deferred. Returns how many stored vectors
+    could not be used (queued for re-embedding), or None if no snapshot could be
+    started (the caller loads the vectors from the table). Returns after building."""
+    fingerprint = await _fingerprint(idx)
+    writer = None
+    if fingerprint is not None:
+        try:
+            writer = await asyncio.to_thread(SnapshotWriter, snapshot_path(idx.store.path))
+        except OSError as exc:
+            log.warning("could not write recall snapshot %s: %s", snapshot_path(idx.store.path), exc)
+    if writer is None:
+        await building
+        return None
+    model_id, dim = idx.embedder.model_id, idx.embedder.dim
+    stale: list[tuple[str, str]] = []
+    ids: list[str] = []
+    try:
+        writer.begin("vec_f32", np.float32, (dim,))
+        async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale, indexed=False):
+            await asyncio.to_thread(writer.write, matrix)
+            ids.extend(chunk_ids)
+        writer.end()
+        m32 = await asyncio.to_thread(writer.mapped, "vec_f32")
+    except OSError as exc:
+        writer.__exit__(None, None, None)  # removes the temporary file
+        log.warning("could not write recall snapshot %s: %s", writer.path, exc)
+        await building
+        return None
+    try:
+        await building
+    except BaseException:
+        writer.__exit__(None, None, None)
+        raise
+    lexical, n = idx.lexical, len(ids)
+    codes = await asyncio.to_thread(_codes_of, m32)
+    index = VectorIndex(dim, model_id)
+    index.set_base(ids, m32, codes, np.fromiter((lexical.flags(i) or 0 for i in ids), np.uint8, n))
+    unindexed = [i for i in ids if i not in lexical]
+    for entry_id in unindexed:  # vectors of working memories or of entries gone: not recalled
+        index.remove(entry_id)
+    async with idx.lock:
+        idx.vectors, idx.vectors_deferred = index, False
+    if unindexed:  # the snapshot has no place for them: the next save writes one whole
+        writer.__exit__(None, None, None)
+        idx.changes_since_snapshot += 1
+    else:
+        idx.deferred = Deferred(writer, ids, m32, codes, idx.watermark, fingerprint, index)
+        idx._vector_changes_saved = index.changes
+    await idx._after_vectors_loaded([s for s in stale if s[0] in lexical])
+    return len(stale)
+
+
+async def finish_deferred(idx: "RecallIndexes") -> None:
+    """Write the rest of the snapshot stream_vectors began and rename it into place. If
+    the indexes moved on meanwhile it is dropped, and the next save writes one whole."""
+    d, idx.deferred = idx.deferred, None
+    if d is None:
+        return
+    t = time.perf_counter()
+    async with idx.snapshot_lock:
+        with d.writer as writer:  # removes the temporary file unless finished
+            async with idx.sync_lock:  # the arrays and the watermark: one moment
+                if idx.watermark != d.seq or idx.vectors is not d.vectors:
+                    idx.changes_since_snapshot += 1
+                    return
+
+                def capture():
+                    return lexical_arrays(idx), idx.lexical.slots(d.ids)
+
+                lex, slots = await idx.locked(lambda: asyncio.to_thread(capture))
+            try:
+                for name, array in lex.items():
+                    await asyncio.to_thread(writer.add, name, array)
+                await asyncio.to_thread(write_codes, writer, [d.codes], d.vectors.dim)
+                await asyncio.to_thread(writer.add, "vec_slots", slots)
+                meta = {"seq": d.seq, "fingerprint": d.fingerprint, "model_id": d.vectors.model_id}
+                await asyncio.to_thread(writer.finish, meta)
+                if isinstance(d.m32, np.memmap):  # renamed: the same file under its new name
+                    d.m32.filename = str(writer.path)
+                _drop_legacy(writer.path)
+            except OSError as exc:
+                log.warning("could not write recall snapshot %s: %s", writer.path, exc)
+                idx.changes_since_snapshot += 1
+                return
+    idx.snapshot_write_s = round(time.perf_counter() - t, 4)
