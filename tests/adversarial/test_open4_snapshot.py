@@ -125,7 +125,7 @@ async def test_a_flipped_byte_in_the_vectors_is_caught_in_the_background(store, 
     want = await _good_snapshot(store)
     path = snapshot_path(store.path)
     _flip_inside(path, "vec_f32")
-    _flip_inside(path, "vec_f16")
+    _flip_inside(path, "vec_i8")
     monkeypatch.setattr(snapshot_mod, "LAZY_CHECK_BYTES", 1024)  # as the vectors are at a million
     with caplog.at_level(logging.WARNING):
         svc = await _open(store)
