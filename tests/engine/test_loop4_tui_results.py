@@ -54,7 +54,10 @@ def test_the_readme_app_tables_are_generated_from_tui_json(tui_run, tmp_path):
     results = tmp_path / "results"
     shutil.copytree(results_io.RESULTS, results)
     shutil.copy(folder / "results" / "tui.json", results / "tui.json")
-    readme = readme_tables.README.read_text(encoding="utf-8")
+    # the README without its app tables: a result file needs them
+    readme = re.sub(
+        r"<!-- (bench:tui(?:-stalls)?) -->.*?<!-- /\1 -->\n?", "", readme_tables.README.read_text(encoding="utf-8"), flags=re.S
+    )
     with pytest.raises(ValueError, match="no <!-- bench:tui -->"):  # a result file needs its table
         readme_tables.rewrite(readme, results)
     text = readme_tables.rewrite(readme + "\n" + MARKERS + "\n", results)

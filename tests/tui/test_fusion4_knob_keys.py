@@ -11,4 +11,10 @@ from engine import KNOBS, RECALL_KEYS
 def test_the_panel_lists_the_engines_recall_knobs_in_order():
     shown = [k for k in RECALL_KEYS if KNOBS[k].kind is not str]
     assert list(RECALL_KNOBS) == shown
-    assert {k for k in RECALL_KEYS if k not in RECALL_KNOBS} == {"memory.rerankModel", "memory.embeddingModel"}
+    # the two model names (a reload) and the exact-search switch (a choice of two words):
+    # set in the config file, shown in `recall --json` settings
+    assert {k for k in RECALL_KEYS if k not in RECALL_KNOBS} == {
+        "memory.rerankModel",
+        "memory.embeddingModel",
+        "memory.vectorSearch",
+    }
