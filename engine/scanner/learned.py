@@ -56,52 +56,51 @@ def _avalanche(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(33))
 
 
-def _rolling_char_hashes(cps: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-    """(n, raw rolling hash of the n-gram starting at each offset of ``cps``) for n in
-    CHAR_NGRAMS; finish each with :func:`_char_gram_hash`."""
+def _finish(seeds: np.ndarray) -> np.ndarray:
+    """Hashed feature indices of n-gram seeds (rolling hash and namespace mixed in)."""
+    return _avalanche(seeds) & _MASK
+
+
+def _char_gram_seeds(cps: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """(n, seed of the n-gram starting at each offset of ``cps``) for n in CHAR_NGRAMS."""
     h = np.zeros(len(cps), dtype=np.uint64)
     for n in range(1, CHAR_NGRAMS[1] + 1):
         if len(cps) < n:
             break
         h = h[: len(cps) - n + 1] * _MUL ^ cps[n - 1 :]
         if n >= CHAR_NGRAMS[0]:
-            yield n, h
+            yield n, h + np.uint64(n)
 
 
-def _char_gram_hash(h: np.ndarray, n: int) -> np.ndarray:
-    return _avalanche(h + np.uint64(n)) & _MASK
+def _word_seeds(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Seeds of the word unigrams and of the bigrams (one fewer), from the words' CRCs."""
+    return w ^ _WORD_SALT, (w[:-1] * _MUL ^ w[1:]) ^ _BIGRAM_SALT
 
 
 def _code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
 
 
-def char_gram_hashes(text: str) -> list[tuple[int, np.ndarray]]:
-    """(n, hash of the n-gram starting at each offset) for n in CHAR_NGRAMS, over " text "."""
-    return [(n, _char_gram_hash(h, n)) for n, h in _rolling_char_hashes(_code_points(f" {text} "))]
-
-
 def _word_crcs(words: Iterable[str]) -> np.ndarray:
     return np.fromiter(map(zlib.crc32, map(str.encode, words)), dtype=np.uint64)
 
 
-def _word_unigram_hash(w: np.ndarray) -> np.ndarray:
-    return _avalanche(w ^ _WORD_SALT) & _MASK
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """``np.unique`` by sorting in place: its hash table is several times slower on these keys."""
+    keys.sort()
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    return keys[first]
 
 
-def _word_bigram_hash(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    return _avalanche((first * _MUL ^ second) ^ _BIGRAM_SALT) & _MASK
+def char_gram_hashes(text: str) -> list[tuple[int, np.ndarray]]:
+    """(n, hash of the n-gram starting at each offset) for n in CHAR_NGRAMS, over " text "."""
+    return [(n, _finish(seeds)) for n, seeds in _char_gram_seeds(_code_points(f" {text} "))]
 
 
 def word_gram_hashes(words: list[str]) -> list[np.ndarray]:
     """Hashes of the word unigrams and bigrams, in their own namespace."""
-    if not words:
-        return []
-    w = _word_crcs(words)
-    out = [_word_unigram_hash(w)]
-    if len(w) > 1:
-        out.append(_word_bigram_hash(w[:-1], w[1:]))
-    return out
+    return [_finish(seeds) for seeds in _word_seeds(_word_crcs(words)) if len(seeds)]
 
 
 def feature_indices(text: str) -> np.ndarray:
@@ -111,39 +110,41 @@ def feature_indices(text: str) -> np.ndarray:
     unigrams and bigrams; every feature is present or absent (binary), so a
     repeated phrase cannot outweigh the rest of the text.
     """
-    return window_features([text])[0]
+    seeds = [s for _, s in _char_gram_seeds(_code_points(f" {text} "))]
+    seeds.extend(_word_seeds(_word_crcs(_WORD_RE.findall(text))))
+    return _sorted_unique(_finish(np.concatenate(seeds))).astype(np.int64)
 
 
 def window_features(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """The :func:`feature_indices` of each text, concatenated, and how many each has.
 
-    Hashing text by text cost ~ten small numpy calls each (call overhead, not
-    arithmetic), so the whole batch is hashed at once: the padded texts' code
-    points end to end, each n-gram kept only where it lies inside one text; the
-    words likewise; then one sort of ``(text << DIM_BITS) | index`` makes the
-    features unique per text and groups them in order.
+    Hashing text by text costs ~ten small numpy calls each (call overhead, not
+    arithmetic), so a batch is hashed at once: the padded texts' code points end
+    to end, each n-gram kept only where it lies inside one text; the words
+    likewise; one finaliser over all of them; then one sort of
+    ``(text << DIM_BITS) | index`` makes the features unique per text, in order.
     """
+    if len(texts) == 1:  # one text (most single writes): fewer calls without the offsets
+        idx = feature_indices(texts[0])
+        return idx, np.array([len(idx)])
     padded = [f" {text} " for text in texts]
     lengths = np.fromiter(map(len, padded), dtype=np.int64, count=len(padded))
     cps = _code_points("".join(padded))
     text_tags = np.arange(len(texts), dtype=np.uint64) << np.uint64(DIM_BITS)
-    tags = np.repeat(text_tags, lengths)
+    char_tags = np.repeat(text_tags, lengths)
     room = np.repeat(np.cumsum(lengths), lengths) - np.arange(len(cps))  # code points left in its text
-    keys = []
-    for n, h in _rolling_char_hashes(cps):
-        inside = room[: len(h)] >= n
-        keys.append((tags[: len(h)] | _char_gram_hash(h, n))[inside])
+    seeds, tags = [], []
+    for n, s in _char_gram_seeds(cps):
+        inside = room[: len(s)] >= n
+        seeds.append(s[inside])
+        tags.append(char_tags[: len(s)][inside])
     words = [_WORD_RE.findall(text) for text in texts]
-    w = _word_crcs(chain.from_iterable(words))
     word_tags = np.repeat(text_tags, np.fromiter(map(len, words), dtype=np.int64, count=len(words)))
-    keys.append(word_tags | _word_unigram_hash(w))
+    unigrams, bigrams = _word_seeds(_word_crcs(chain.from_iterable(words)))
     same_text = word_tags[:-1] == word_tags[1:]
-    keys.append((word_tags[:-1] | _word_bigram_hash(w[:-1], w[1:]))[same_text])
-    ordered = np.concatenate(keys)
-    ordered.sort()  # then drop repeats: np.unique's hash table is ~50x slower here
-    first = np.ones(len(ordered), dtype=bool)
-    first[1:] = ordered[1:] != ordered[:-1]
-    unique = ordered[first]
+    seeds += [unigrams, bigrams[same_text]]
+    tags += [word_tags, word_tags[:-1][same_text]]
+    unique = _sorted_unique(np.concatenate(tags) | _finish(np.concatenate(seeds)))
     counts = np.bincount((unique >> np.uint64(DIM_BITS)).astype(np.int64), minlength=len(texts))
     return (unique & _MASK).astype(np.int64), counts
 

@@ -97,7 +97,9 @@ def test_every_window_of_a_batch_gets_the_features_it_got_alone(corpus):
     flat, counts = window_features(wins)
     assert len(counts) == len(wins)
     for window, idx in zip(wins, np.split(flat, np.cumsum(counts)[:-1])):
-        np.testing.assert_array_equal(idx, _old_feature_indices(window), err_msg=repr(window[:80]))
+        old = _old_feature_indices(window)
+        np.testing.assert_array_equal(idx, old, err_msg=repr(window[:80]))
+        np.testing.assert_array_equal(feature_indices(window), old, err_msg=repr(window[:80]))
 
 
 @pytest.mark.parametrize("text", EDGE_CASES, ids=lambda t: repr(t[:12]) + f"[{len(t)}]")
@@ -106,6 +108,8 @@ def test_one_text_gets_the_features_it_got_before(text):
         new = feature_indices(window)
         assert new.dtype == np.int64
         np.testing.assert_array_equal(new, _old_feature_indices(window))
+    flat, counts = window_features(windows(text))
+    np.testing.assert_array_equal(flat, np.concatenate([_old_feature_indices(w) for w in windows(text)]))
 
 
 def test_scores_are_unchanged_alone_and_in_a_batch(corpus):
