@@ -34,9 +34,10 @@ MAX_FEATURE_CHARS = 1024
 """Longer texts are scored in half-overlapping windows of this size (the highest
 window wins), so an attack pasted into a long document is not diluted by the
 document around it. Most training lines are shorter (median ~150 characters)."""
-_BATCH_CHARS = 1 << 16
+_BATCH_CHARS = 1 << 13
 """score_many hashes windows in batches of about this many characters: enough to
-spread numpy's per-call cost thin, few enough that the arrays stay in cache."""
+spread numpy's per-call cost thin, few enough that the arrays stay in cache
+(measured: 8K characters ~1.6x the lines per CPU-second of 64K)."""
 
 _MUL = np.uint64(0x100000001B3)
 _MIX1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -195,12 +196,10 @@ class LearnedModel:
         return out
 
     def _window_scores(self, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        """Bias plus each window's weights summed in float64 over the root of its feature count."""
-        gathered = np.append(self.weights[idx].astype(np.float64), 0.0)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        sums = np.add.reduceat(gathered, starts)
-        sums[counts == 0] = 0.0  # reduceat returns the next element for an empty slice
-        return self.bias + sums / np.sqrt(np.maximum(counts, 1))
+        """Bias plus each window's weights summed in float64 over the root of its feature
+        count (never zero: the padding spaces alone are n-grams)."""
+        sums = np.add.reduceat(self.weights[idx].astype(np.float64), np.cumsum(counts) - counts)
+        return self.bias + sums / np.sqrt(counts)
 
     def top_ngrams(self, idx: np.ndarray, k: int = 5) -> list[str]:
         """The k features of a verdict that pushed hardest towards "attack", by name."""
