@@ -5,7 +5,9 @@ table can live in its own module without importing the others."""
 
 from __future__ import annotations
 
+import operator
 import re
+from itertools import chain
 from typing import NamedTuple, Optional, Protocol
 
 
@@ -63,8 +65,8 @@ class GateIndex:
 
     def runnable(self, text: str) -> frozenset[int]:
         """Indices of the rules whose gates ``text`` passes (every group has a substring in it)."""
-        if len(text) <= _PAIR_SCAN_CHARS:  # the prefixes among the text's own character pairs
-            prefixes = self._prefixes.intersection([text[i : i + 2] for i in range(len(text) - 1)] + list(text))
+        if len(text) <= _PAIR_SCAN_CHARS:  # the prefixes among the text's own characters and pairs
+            prefixes = self._prefixes.intersection(chain(map(operator.add, text, text[1:]), text))
         else:  # a long text: one C-level search per prefix costs less than its pairs
             prefixes = frozenset(prefix for prefix in self._prefixes if prefix in text)
         met: dict[int, set[int]] = {}
