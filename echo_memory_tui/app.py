@@ -114,6 +114,8 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self._initial_theme = ui.get("theme") if isinstance(ui.get("theme"), str) else None
         self.first_frame_at: Optional[float] = None
         self._warm_pending = False
+        self._stats_waiting = False  # a count is asked for and not yet begun
+        self._stats_first_pending = False  # the first count waits for the first rows
         self.recall_state = "not_loaded"
         self.stats: Optional[dict[str, Any]] = None
         self.milestones: dict[str, float] = {}
@@ -294,6 +296,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             return
         self.milestones[event] = time.perf_counter() if at is None else at
         if event == "first_rows":
+            self._start_stats()
             self.set_timer(0.2, self._start_warm)
         path = os.environ.get("ECHO_MEMORY_STARTUP_LOG")
         if path:
@@ -366,7 +369,12 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         status.store = self.db_path.name
         self.memory_view.start()
         self._started_views.add("memory")
-        self.load_stats()
+        # the counts wait for the browser's first rows (or 1 s at most): at 1M entries
+        # they are a pass over an index on the connection the first page is read through
+        self._stats_first_pending = True
+        self.set_timer(1.0, self._start_stats)
+        if "first_rows" in self.milestones:
+            self._start_stats()
         self._check_scanner()
         self._start_sources()
         if self.live_enabled:

@@ -49,12 +49,34 @@ def freeze_heap() -> None:
     gc.enable()
 
 
+STATS_PAUSE_SECONDS = 0.3
+
+
 class BackgroundWork:
     """EchoMemoryApp's background workers (this module's docstring lists them)."""
 
     # ---- stats -------------------------------------------------------------------------
-    @work(exclusive=True, group="stats")
-    async def load_stats(self) -> None:
+    def load_stats(self) -> None:
+        """Ask for fresh counts. They share the one connection with the browser's page
+        reads, and at 1M entries a count is a pass over an index: so it waits
+        STATS_PAUSE_SECONDS first, and only one count waits at a time, so a burst of
+        refreshes (a live reload of many writes) costs one count. None is cancelled
+        (a cancelled count would still run in the connection's thread), so a steady
+        stream of changes still sees fresh counts every pause or so."""
+        if not self._stats_waiting:
+            self._stats_waiting = True
+            self._count_stats()
+
+    def _start_stats(self) -> None:
+        """The first count, once the browser has its first rows (or after a cap)."""
+        if self._stats_first_pending:
+            self._stats_first_pending = False
+            self.load_stats()
+
+    @work(group="stats")
+    async def _count_stats(self) -> None:
+        await asyncio.sleep(STATS_PAUSE_SECONDS)
+        self._stats_waiting = False
         if self.engine is None:
             return
         engine = self.engine
