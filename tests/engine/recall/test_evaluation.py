@@ -108,10 +108,13 @@ async def test_real_longmemeval_format_parses():
 
 async def test_longmemeval_dates_make_decay_act(tmp_path):
     """Two sessions saying the same thing, 60 days apart: the gold is the old one.
-    With decay off they tie and the earlier-listed (old) one leads; as shipped the
-    forgetting curve puts the fresh one first (with the shipped blend w, multiplier
-    1 - w + w * 0.5 against 1 - w + w * 0.5 * 0.5 ** (60 / 30))."""
+    The fresh one adds a word, so with decay off the old one leads on both paths (an
+    exact tie would be broken by the random entry ids); as shipped the forgetting curve
+    puts the fresh one first (with the shipped blend w, multiplier 1 - w + w * 0.5
+    against 1 - w + w * 0.5 * 0.5 ** (60 / 30))."""
     same = [{"role": "user", "content": "my cat is called miso"}]
+    fresh = [{"role": "user", "content": "my cat is called miso today"}]
+    filler = ["python is nice", "tea at noon", "the train was late", "a blue bicycle", "rain in april", "chess on sunday"]
     data = [
         {
             "question_id": "q1",
@@ -120,9 +123,9 @@ async def test_longmemeval_dates_make_decay_act(tmp_path):
             "answer": "miso",
             "answer_session_ids": ["old"],
             "question_date": "2023/05/30 (Tue) 10:00",
-            "haystack_dates": ["2023/03/31 (Fri) 10:00", "2023/05/30 (Tue) 09:00", "2023/05/29 (Mon) 10:00"],
-            "haystack_session_ids": ["old", "fresh", "other"],
-            "haystack_sessions": [same, same, [{"role": "user", "content": "python is nice"}]],
+            "haystack_dates": ["2023/03/31 (Fri) 10:00", "2023/05/30 (Tue) 09:00"] + ["2023/05/29 (Mon) 10:00"] * len(filler),
+            "haystack_session_ids": ["old", "fresh"] + [f"other{i}" for i in range(len(filler))],
+            "haystack_sessions": [same, fresh] + [[{"role": "user", "content": text}] for text in filler],
         }
     ]
     path = tmp_path / "lme.json"
