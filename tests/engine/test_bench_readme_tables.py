@@ -26,9 +26,11 @@ def sections(text: str) -> dict[str, str]:
 
 
 def leaves(data) -> list[float]:
-    """Every number in a result file: values, and keys that are numbers (the sizes)."""
+    """Every number in a result file: values, keys that are numbers (the sizes), and numbers
+    inside keys that name a scenario ("import of 20,000 entries in another process")."""
     if isinstance(data, dict):
-        return [float(k) for k in data if k.isdigit()] + [x for v in data.values() for x in leaves(v)]
+        named = [float(t.replace(",", "")) for k in data for t in NUMBER.findall(k)]
+        return named + [x for v in data.values() for x in leaves(v)]
     if isinstance(data, list):
         return [x for v in data for x in leaves(v)]
     return [float(data)] if isinstance(data, (int, float)) and not isinstance(data, bool) else []
