@@ -24,16 +24,15 @@ import logging
 import multiprocessing
 import os
 import sqlite3
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import AsyncGenerator, Optional
 
 import numpy as np
 
+from ..worker_exit import exit_with_parent
 from .lexical import SUPERSEDED, LexicalBuilder, LexicalIndex, bulk_tokenize_ids
 from .tokenize import entry_text
 
@@ -91,14 +90,6 @@ def _read_slice(uri: str, lo: int, hi: int) -> Slice:
     return cut(rows)
 
 
-def _worker_start() -> None:
-    """In a worker: exit when the parent dies (a killed open leaves no process behind)."""
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        sentinel = parent.sentinel
-        threading.Thread(target=lambda: (wait([sentinel]), os._exit(0)), daemon=True).start()
-
-
 async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
     last = 0
     while rows := await store.fetchall(
@@ -114,7 +105,7 @@ async def _parallel_slices(path: Path, count: int, top: int, workers: int) -> As
     uri = path.resolve().as_uri() + "?mode=ro"
     width = max(1, -(-SLICE_ROWS * top // max(count, 1)))
     ctx = multiprocessing.get_context("spawn")  # the caller has threads: never fork
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_worker_start)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=exit_with_parent)
     try:
         futures = [pool.submit(_read_slice, uri, lo, lo + width) for lo in range(0, top, width)]
         for fut in futures:

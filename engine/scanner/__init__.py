@@ -38,17 +38,15 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
-import os
 import re
-import threading
 import unicodedata
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
 
 from engine.models import ScanResult
+from engine.worker_exit import exit_with_parent
 
 if TYPE_CHECKING:
     from .learned import LearnedModel
@@ -308,10 +306,7 @@ def _worker_start(folder: Path) -> None:
     """In a scanner process: load the caller's learned artifact, and exit when the
     caller dies (a killed import must not leave its workers behind)."""
     reload_learned(folder)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        sentinel = parent.sentinel
-        threading.Thread(target=lambda: (wait([sentinel]), os._exit(0)), daemon=True).start()
+    exit_with_parent()
 
 
 def _retire_pool() -> None:
