@@ -82,6 +82,17 @@ async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0
         await pilot.pause(0.02)
 
 
+async def decay_preview_open(pilot, app, timeout: float = 60.0) -> None:
+    """Wait for the decay preview with its buttons: the screen becomes current a frame
+    before its children mount, so a test that pressed `#yes` at once raced the mount."""
+    from echo_memory_tui.screens.dialogs import DecayPreviewScreen
+
+    def mounted() -> bool:
+        return isinstance(app.screen, DecayPreviewScreen) and bool(app.screen.query("#yes"))
+
+    await wait_until(pilot, mounted, timeout=timeout, what="decay preview")
+
+
 async def ready(pilot) -> None:
     """The store is open, the first page is drawn and the detail shows its entry."""
     app = pilot.app

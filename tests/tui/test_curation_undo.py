@@ -12,12 +12,12 @@ from __future__ import annotations
 import sqlite3
 from datetime import timedelta
 
-from echo_memory_tui.screens.dialogs import ConfirmScreen, DecayPreviewScreen, EditScreen, TextScreen
+from echo_memory_tui.screens.dialogs import ConfirmScreen, EditScreen, TextScreen
 from echo_memory_tui.widgets.browser import EntryBrowser
 from echo_memory_tui.widgets.lattice import VersionLattice
 from engine import Actor, MemoryTier
 
-from .conftest import NOW, SIZE, ready, select_key, wait_until
+from .conftest import NOW, SIZE, decay_preview_open, ready, select_key, wait_until
 
 VISIBLE = "id, key, content, tier, version, superseded_by, pinned, source, last_accessed"
 
@@ -145,7 +145,7 @@ async def test_undo_decay_apply(demo_db, make_app):
         await ready(pilot)
         original = state(demo_db)
         await pilot.press("D")
-        await wait_until(pilot, lambda: isinstance(app.screen, DecayPreviewScreen), what="preview")
+        await decay_preview_open(pilot, app)
         assert app.screen.changes
         await pilot.click("#yes")
         await wait_until(pilot, lambda: state(demo_db) != original, what="applied")

@@ -9,7 +9,6 @@ from rich.console import Console
 
 from echo_memory_tui.screens.dialogs import (
     ConfirmScreen,
-    DecayPreviewScreen,
     EditScreen,
     RefusalScreen,
 )
@@ -21,7 +20,7 @@ from echo_memory_tui.widgets.pyramid import TierPyramid
 from engine import EntryFilter, MemoryEngine, MemoryTier, Settings
 from engine import parse_entry_filter as parse_filter
 
-from .conftest import NOW, SIZE, frozen_clock, ready, select_key, wait_until
+from .conftest import NOW, SIZE, decay_preview_open, frozen_clock, ready, select_key, wait_until
 
 
 async def count(db, **flt) -> int:
@@ -200,7 +199,7 @@ async def test_decay_pass_preview_then_apply(demo_db, make_app):
         await ready(pilot)
         before = app.stats["tiers"]["archival"]
         await pilot.press("D")
-        await wait_until(pilot, lambda: isinstance(app.screen, DecayPreviewScreen), what="preview")
+        await decay_preview_open(pilot, app)
         changes = app.screen.changes
         assert changes, "a preview lists what would be archived"
         assert app.stats["tiers"]["archival"] == before  # dry run wrote nothing

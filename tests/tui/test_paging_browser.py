@@ -19,11 +19,11 @@ import pytest
 from textual.widgets import Button, Static
 
 from echo_memory_tui.lagprobe import LagProbe, summary
-from echo_memory_tui.screens.dialogs import DECAY_PREVIEW_ROWS, DecayPreviewScreen
+from echo_memory_tui.screens.dialogs import DECAY_PREVIEW_ROWS
 from echo_memory_tui.widgets.browser import LADDER_STEP, EntryBrowser
 from engine import EntryFilter, MemoryEngine, MemoryTier
 
-from .conftest import SIZE, frozen_clock, wait_until
+from .conftest import SIZE, decay_preview_open, frozen_clock, wait_until
 
 ENTRIES = 2 * LADDER_STEP + 700  # the middle of it is reachable only through the ladder
 REPO = Path(__file__).resolve().parents[2]
@@ -155,7 +155,7 @@ async def loop_scenarios(app, big_db: Path, probe: LagProbe, found: dict[str, di
 
         async def decay() -> None:
             await pilot.press("D")
-            await wait_until(pilot, lambda: isinstance(app.screen, DecayPreviewScreen), timeout=60, what="preview")
+            await decay_preview_open(pilot, app)
             app.screen.query_one("#yes", Button).press()
             await wait_until(pilot, lambda: app.jobs.newest() is None and app.screen is app.screen_stack[0], timeout=120)
 
@@ -185,7 +185,7 @@ async def test_a_large_decay_preview_lists_a_page_and_counts_the_rest(big_db, ma
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot, app.query_one(EntryBrowser))
         await pilot.press("D")
-        await wait_until(pilot, lambda: isinstance(app.screen, DecayPreviewScreen), timeout=60, what="preview")
+        await decay_preview_open(pilot, app)
         changes = len(app.screen.changes)
         assert changes > DECAY_PREVIEW_ROWS
         text = " ".join(str(s.render()) for s in app.screen.query(Static))
