@@ -11,6 +11,7 @@ from __future__ import annotations
 from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
 from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
+from .rules_multilingual_poisoning import INTL_POISONING_RULES
 from .rules_zh import ZH_FAMILY_RULES
 from .suffix import SuffixDetector
 
@@ -520,7 +521,7 @@ _ZH_CORE: tuple[Rule, ...] = (
         r"假扮|你将扮演|请你?扮演|你来扮演|你要扮演)"
         r"|(?:^|[。!?.\n]\s*)你(?:现在)?(?:是|扮演(?:的是)?|作为)(?:一名|一位|一个|一只)[^。!?\n]{1,60}?[,。]"
         r"[^\n]{0,120}?(?:请|现在|你该|你要|你需要|你会|你将|你如何|你怎么)"
-        r"|(?<![我他她欢爱常曾])扮演(?:一名|一位|一个)?[^。,\n]{0,20}?角色",  # not 我喜欢扮演…: a hobby
+        r"|(?<![我他她欢爱常曾里])扮演(?:一名|一位|一个)?[^。,\n]{0,20}?角色",  # not 我喜欢扮演…: a hobby
         "你|假|扮演|装作",
     ),
     # 不要告诉用户: hide things from the user.
@@ -746,7 +747,7 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         r"(?:以|用)[^。!?\n]{1,30}?的?(?:口吻|语气|身份|态度|腔调)(?:和(?:口吻|语气|态度|风格))?(?:来)?"
         r"(?:回答|回复|对话|说话|评论|回应|交流)"
         r"|模仿[^。!?\n]{1,30}?的?(?:说话|语言|语气|口吻)"
-        r"|(?<![我他她欢爱常曾])扮演[^。!?\n]{0,30}?(?:角色|的人)",
+        r"|(?<![我他她欢爱常曾里])扮演[^。!?\n]{0,30}?(?:角色|的人)",
         "口吻|语气|身份|态度|腔调|模仿|扮演",
     ),
     _rule(
@@ -813,6 +814,7 @@ EN_RULES: tuple[Rule, ...] = (
     _EN_CORE
     + EN_FAMILY_RULES
     + MULTILINGUAL_RULES
+    + INTL_POISONING_RULES
     + (_rule("adversarial_suffix", "gcg_suffix", SuffixDetector(), "(|)|[|]|{|}"),)
 )
 """Every rule the English layer runs (it reads every text, so the other languages' tables are here too)."""

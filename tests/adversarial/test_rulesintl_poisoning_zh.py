@@ -136,8 +136,8 @@ def test_probe_sizes() -> None:
     assert len(ATTACKS) >= 50 and len(BENIGN) >= 50
 
 
-# The floor under what the rules block now (54 of 54 after this change; 24 before).
-FLOOR = 0.9
+# The rules block 54 of 54 (34 before this probe was written); the floor leaves room for two.
+FLOOR = 0.95
 
 
 def test_chinese_poisoning_is_blocked() -> None:
