@@ -31,6 +31,7 @@ from engine.scanner import (
     reveal_invisible,
     scan_memory_content,
 )
+from engine.scanner.rules import POISONING_RULES, ZH_POISONING_RULES
 
 DATA_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "injection-dev"
 
@@ -404,7 +405,7 @@ def test_benign_text_with_trigger_words_passes(text):
 
 # ---------------------------------------------------------------- rule table hygiene
 
-ALL_RULES = EN_RULES + SQUASHED_RULES + ZH_RULES
+ALL_RULES = EN_RULES + POISONING_RULES + SQUASHED_RULES + ZH_RULES + ZH_POISONING_RULES
 
 
 def test_rule_names_are_unique_and_families_known():
@@ -421,6 +422,10 @@ def test_rule_names_are_unique_and_families_known():
         "output_manipulation",
         "code_injection",
         "adversarial_suffix",
+        "standing_instruction",
+        "exfiltration",
+        "fake_authorisation",
+        "tool_output_instruction",
     }
 
 
