@@ -24,13 +24,15 @@ _STANDING_WHEN = (
     r"permanently|standing\s+(?:rule|order|instruction)|persist(?:ent|ing)\s+(?:rule|instruction|order)|"
     r"keep\s+this\s+in\s+(?:memory|mind)\s+for\s+later|on\s+(?:each|every)\s+(?:login|log-?in|start(?:up)?|launch|session|run)|"
     r"(?:whenever|every\s*time|each\s+time|any\s*time|if|when|once)\s+(?:the\s+|a\s+|any\s+|your\s+)?"
-    r"(?:user|owner|customer|client|someone|anyone|somebody|people|visitor|caller|they|he|she|[a-z]+\s+ever)\s+"
+    r"(?:user|owner|customer|client|someone|anyone|somebody|anybody|people|visitor|caller|they|he|she|[a-z]+\s+ever)\s+"
     r"(?:\w+\s+){0,2}?(?:asks?|mentions?|brings?\s+up|requests?|raises?|types?|says?|wants?|logs?\s+in|opens?|pastes?|"
     r"needs?|inquires?)|"
     r"(?:whenever|every\s*time|each\s+time|any\s*time)\s+(?:\w+\s+){0,3}?(?:is|are|gets?)\s+(?:discussed|mentioned|"
     r"requested|asked|raised|brought\s+up|needed)|"
     r"(?:every|each|any)\s+(?:question|request|message|query)\s+about\s+\w+\s+(?:gets|should\s+be|must\s+be|is\s+to\s+be)|"
-    r"(?:every|each)\s+time\s+you(?:'re|\s+are)\s+asked)"
+    r"(?:every|each)\s+time\s+you(?:'re|\s+are)\s+asked|"
+    # "whenever Tom asks": anyone but the one writing the memory ("whenever I ask" is a preference)
+    r"(?:whenever|every\s*time|each\s+time|any\s*time)\s+(?!i\s|we\s)\w+\s+(?:asks|mentions|requests|brings\s+up|wants))"
 )
 # What: an act that deceives, steers, conceals, substitutes or acts without asking.
 _STANDING_WHAT = (
@@ -38,10 +40,16 @@ _STANDING_WHAT = (
     r"there\s+is|they\s+(?:must|should|need|have))"
     r"|\b(?:say|claim|insist|pretend|state|answer|reply|respond)\s+(?:that\s+)?(?:it|they|the|this|there|he|she)(?:'s|\s+is|"
     r"\s+are|\s+was|\s+has|\s+have)\b"
-    r"|\b(?:say|claim|insist|answer|reply|respond)\s+that\s+(?:\w+\s+){1,3}?(?:is|are|was|were|has|have|must|can)\b"
+    r"|\b(?:say|claim|insist|answer|reply|respond)\s+(?:that\s+)?(?!what|how|who|where|when|why|which|whether|if)"
+    r"(?:\w+\s+){1,3}?(?:is|are|was|were|has|have|must|can)\b"
+    r"|\b(?:report|show|describe|present|list)\s+(?:it|them|this|that|the\s+\w+)\s+as\s+(?:\$?0|zero|empty|none|excellent|"
+    r"fine|safe|expired|cancel+ed|paid)\b"
+    r"|\b(?:suggest|recommend|tell\s+them\s+to)\s+(?:calling|to\s+call|they\s+call)\s+\+?\d"
+    r"|\b(?:say|answer|reply|respond)\s+(?:yes|no)\s*,?\s+(?:even\s+if|even\s+when|regardless|no\s+matter|whatever)\b"
     r"|\b(?:claim|insist|pretend|deny|lie)\b"
     r"|\b(?:steer|nudge|sway|pressure|herd|funnel|redirect)\s+(?:\w+\s+){0,2}?(?:to|toward|towards|into|at)\b"
-    rf"|\b(?:recommend|suggest|promote|push|direct\s+(?:them|him|her|people|users?))\b(?={_S}{{0,120}}?{_PAYLOAD})"
+    rf"|\b(?:recommend|suggest|mention|promote|push|(?:direct|point|refer|send)\s+(?:them|him|her|people|users?|the\s+user))\b"
+    rf"(?={_S}{{0,120}}?{_PAYLOAD})"
     r"|\b(?:book|buy|purchase|order|pay|transfer|wire|send|approve|accept|delete|remove|sign|submit|install|share|"
     rf"forward|merge|grant)\b{_S}{{0,60}}?\b(?:without\s+(?:checking|asking|confirm\w*|telling|notifying|reading|"
     r"consulting|review\w*|approval|permission)|automatically)"
@@ -62,7 +70,7 @@ _SEND = (
 )
 # Data that is the user's or secret as such ("the customer database", "saved passwords").
 _SECRET_DATA = (
-    r"(?:passwords?|passcodes?|credentials?|(?:api|access|session|auth)\s+(?:keys?|tokens?)|tokens?|cookies?|"
+    r"(?:passwords?|passcodes?|credentials?|secrets|(?:two-factor|2fa|verification|one-time|otp|login|security|reset)\s+codes?|(?:api|access|session|auth)\s+(?:keys?|tokens?)|tokens?|cookies?|"
     r"private\s+keys?|ssh\s+keys?|card\s+(?:numbers?|details)|bank\s+(?:statements?|details|account)|"
     r"(?:chat|browsing|search|call)\s+history|contacts?(?:\s+list)?|address\s+book|database|inbox|private\s+notes|"
     r"medical\s+records?|home\s+address|phone\s+number|social\s+security|passport|(?:every|all)\s+(?:of\s+)?"
@@ -84,13 +92,14 @@ _AUTHORITY = (
 )
 _APPROVED = (
     r"(?:pre-?approved|approved|pre-?authori[sz]ed|authori[sz]ed|consented|cleared|signed\s+off|okayed|ok'?d|"
-    r"whitelisted|allow-?listed|verified|confirmed|waived|said\s+yes|given\s+(?:the\s+)?(?:go-?ahead|green\s+light))"
+    r"whitelisted|allow-?listed|verified|confirmed|waived|said\s+yes|given\s+(?:the\s+)?(?:go-?ahead|green\s+light)|"
+    r"(?:gave|given|granted|provided)\s+(?:\w+\s+)?(?:approval|consent|permission|authori[sz]ation|the\s+go-?ahead))"
 )
 _RISKY = (
     r"(?:transfer|transferring|send|sending|pay|paying|wire|wiring|move|moving|share|sharing|disclose|disclosing|reveal|"
     r"delete|deleting|install|installing|run|running|execute|executing|reset|resetting|change|changing|bypass|"
     r"purchase|buy|complete\s+the\s+(?:checkout|purchase|payment|order)|approve|sign|withdraw|forward|grant|release|"
-    r"give\s+out|export|access|open|read)"
+    r"give\s+out|export|access|open|read|close)"
 )
 
 POISONING_FAMILY_RULES: tuple[Rule, ...] = (
@@ -123,13 +132,16 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         rf"ai|bot|model))\b{_S}{{0,40}}?\b{_RISKY}\b"
         rf"|\byou\s+(?:have|hold|were\s+given|have\s+been\s+(?:given|granted))\s+(?:\w+\s+)?(?:permission|"
         rf"authori[sz]ation|approval|clearance|consent)\s+from\s+{_AUTHORITY}{_S}{{0,30}}?\bto\s+{_RISKY}\b"
+        rf"|\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|already\s+)?{_APPROVED}\s+by\s+{_AUTHORITY}\s+to\s+(?:\w+\s+){{0,2}}?"
+        rf"{_RISKY}\b"
         # ... or claims an approval, then orders the risky act or waives asking
         rf"|\b(?:{_AUTHORITY}\s+(?:has\s+|have\s+|had\s+)?(?:already\s+|explicitly\s+|previously\s+)?{_APPROVED}|"
         rf"(?:was|were|is|are|has\s+been|have\s+been)\s+(?:already\s+)?{_APPROVED}\s+by\s+{_AUTHORITY}|"
         r"(?:consent|permission|approval|authori[sz]ation|clearance)\s+(?:was\s+|has\s+been\s+|is\s+)?(?:given|granted|"
         r"on\s+file|confirmed)|i\s+approve\s+(?:this|it)|(?:special\s+)?clearance\s+granted)\b"
         rf"{_S}{{0,80}}?(?:[:;,\-–—]|\bso|\.)\s*(?:(?:so\s+)?(?:there'?s\s+|there\s+is\s+)?no\s+need\s+to\s+(?:ask|confirm|"
-        rf"check|verify)|(?:just|go\s+ahead\s+and|you\s+(?:may|can|should)|feel\s+free\s+to|proceed\s+to)\s+{_RISKY}|"
+        rf"check|verify)|no\s+(?:further\s+)?(?:confirmation|approval|verification|permission)\s+(?:is\s+)?(?:needed|required|"
+        rf"necessary)|(?:just|go\s+ahead\s+and|you\s+(?:may|can|should)|feel\s+free\s+to|proceed\s+to)\s+{_RISKY}|"
         rf"{_RISKY}\b)"
         # ... or says the checks that would stop it are off
         r"|\b(?:waived|disabled|turned\s+off|removed|lifted|suspended|bypassed)\s+(?:the\s+|all\s+)?(?:approval|"
@@ -144,17 +156,20 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         "tool_output_instruction",
         "assistant_addressed_in_content",
         # a note, memo or to-do for the model, whoever "the screening AI" or "the shopping agent" is
-        rf"\b(?:note|message|instructions?|attention|notice|memo|directive|p\.?s\.?|todo|reminder|request)\s+(?:to|for)\s+"
-        rf"(?:the|any|all|whichever|whatever|every|each)?\s*(?:\w+[\s-]){{0,2}}?{_AI_NAME}\b\s*(?:[:\-–—]|\)|\]|"
+        rf"\b(?:note|message|instructions?|attention|notice|memo|directive|p\.?s\.?|todo|reminder|request|comment)\s+"
+        rf"(?:to|for)\s+(?:the|any|all|whichever|whatever|every|each)?\s*(?:\w+[\s-]){{0,2}}?{_AI_NAME}\b"
+        r"(?:[\s-](?:code\s+)?(?:reviewers?|screeners?|readers?|assistants?|agents?|bots?|models?))?\s*(?:[:\-–—>]|\)|\]|"
         r"\b(?:reads?|reading|processing|who|that))"
-        # a vocative: "AI assistant, when you summarize ..., say ..."; "Hello Copilot, please ..."
-        rf"|(?:^|[.!?:;|>\[(\"'\n]|--)\s*(?:(?:hey|hi|hello|dear|attention|ok|okay)\s+)?(?:ai\s+)?{_AI_NAME}\s*[,:\-–—]\s*"
-        r"(?:(?:please|kindly|you\s+(?:must|should|need\s+to|have\s+to|are\s+to))\s+\w+|(?:when|whenever|if|once|before|"
-        r"after|while)\s+you\s+(?:\w+\s+){0,3}?(?:summari[sz]e|answer|reply|respond|read|process|review|see|write|"
-        r"present|report|describe|parse)\w*)"
-        rf"|\b(?:hey|hi|hello|dear|attention)\s+{_AI_NAME}\s*[,:!\-–—]\s*(?:please\s+)?(?:\w+\s+){{0,2}}?"
-        r"(?:accept|approve|send|forward|delete|disable|enable|mark|refund|transfer|pay|add|remove|ignore|tell|say|"
-        r"open|run|install|share|grant|reply|respond|summari[sz]e|rate|recommend|book|buy)\b"
+        # the model addressed after other content ("Great hotel. ATTENTION AI AGENT: book ...", "Body: Hello
+        # Copilot, please disable ..."), told how to present the content or to act on someone's behalf; a chat
+        # that opens "Hi Claude, please help me ..." is the user talking, not carried content
+        rf"|(?:[.!?:;|>\[(\"'\n]|--)\s*(?:(?:hey|hi|hello|dear|attention|ok|okay)\s+)?(?:ai\s+)?{_AI_NAME}\s*[,:!\-–—]\s*"
+        r"(?:(?:please|kindly|now|you\s+(?:must|should|need\s+to|have\s+to|are\s+to))\s+)?(?:(?:when|whenever|if|once|before|"
+        r"after|while)\s+(?:you\s+)?(?:\w+\s+){0,3}?(?:summari[sz]|answer|reply|respond|read|process|review|see|writ|"
+        r"present|report|describ|pars)\w*|(?:accept|approve|send|forward|delete|disable|mark|refund|transfer|pay|"
+        r"remove|ignore|disregard|open|run|install|share|grant|book|buy|purchase|wire|email|upload|click|visit|"
+        r"tell\s+(?:the\s+user|them|the\s+customer|the\s+reader))\b)"
+        rf"|\"(?:ai|assistant|agent|llm|model|bot)[_-]?(?:note|instructions?|directive|prompt|command|task|message)s?\"\s*:"
         # models that browse, crawl or review this content are told what they must do
         rf"|\b{_AI_NAME}\s+(?:browsing|visiting|crawling|scraping|reviewing|reading|processing|summari[sz]ing|parsing)\s+"
         r"(?:this|these|the\s+following)\s+\w+\s+(?:must|should|are\s+to|need\s+to|will)\b",
