@@ -11,6 +11,7 @@ the same words pass (the tests pair each family with such text)."""
 from __future__ import annotations
 
 from .rule_base import _CLAUSE, _PAYLOAD, Rule, _rule
+from .rules_carried import CARRIED_RULES
 
 _REPLY = r"(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|messages?|completions?)"
 _AI = r"(?:ai|assistant|agent|model|language\s+model|llm|chatbot|bot|system|gpt)"
@@ -69,6 +70,25 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:prompt|instructions|system\s+message)\b",
         "instruction|prompt|system|guideline|rules|directive|configuration|preamble|told|conversation|chat|"
         "session|dialog|supposed|allowed|permitted|instructed|give|given|set|written|write",
+    ),
+    _rule(
+        "secret_exfiltration",
+        "extract_by_transform",
+        # the prompt asked for in another form (encoded, translated, as JSON, "the opposite of"), or by
+        # having the model complete a sentence that starts reading it out
+        r"\b(?:print|output|show|display|encode|decode|translate|convert|reveal|dump|leak|expose|disclose|list|recite|"
+        r"repeat|paraphrase|summari[sz]e|spell\s+out|write\s+out|give\s+me|tell\s+me|send\s+me|paste|echo|log|describe|"
+        r"format|render|opposite\s+of|what(?:'s|\s+is|\s+are|\s+were))\b[^.!?\n]{0,40}?\byour\s+(?:(?:full|entire|exact|"
+        r"original|initial|starting|hidden|secret|internal|system|developer|first|pre-?|opening|underlying|base|core|"
+        r"confidential)\s+)+(?:prompt|instructions|message|configuration|directives)\b"
+        r"|\b(?:the\s+)?text\s+you\s+were\s+(?:given|provided|shown)\s+(?:initially|at\s+(?:the\s+)?(?:start|beginning)|first)"
+        r"|\boutput\s+(?:your\s+|the\s+)?initiali[sz]ation\s+(?:string|text|prompt)"
+        r"|\bconsole\.log\(\s*system_?prompt\s*\)|<\s*system_?prompt\s*>\s*tags"
+        r"|\b(?:start|begin)\s+(?:your\s+)?(?:answer|reply|response)\s+with\s+[\"'“‘]?(?:my|the)\s+(?:system\s+)?"
+        r"(?:instructions|prompt|rules)\s+(?:are|is|say)"
+        r"|\b(?:complete|continue|finish)\s+(?:this|the\s+following)\s*(?:sentence|text|phrase)?\s*:?\s*[\"'“‘]"
+        r"(?:i\s+was\s+(?:instructed|told|programmed)|(?:the|my)\s+(?:system\s+)?(?:prompt|instructions)\s+(?:is|are|says?))",
+        "your|text|initiali|console|system_prompt|systemprompt|start|begin|complete|continue|finish",
     ),
     _rule(
         "secret_exfiltration",
@@ -136,9 +156,9 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
         "instruction_override",
         "dismiss_carried_content",
-        r"\b(?:ignore|disregard|forget|skip)\s+(?:the|this)\s+(?:above\s+|previous\s+|provided\s+|attached\s+|whole\s+)?"
-        r"(?:document|article|e-?mail|page|web\s*page|website|text|review|file|data|context|passage|content|snippet|code|"
-        r"message|table)\s*(?:,|and|;)\s*(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|"
+        r"\b(?:ignore|disregard|forget|skip)\s+(?:the\s+rest\s+of\s+)?(?:the|this)\s+(?:above\s+|previous\s+|provided\s+|"
+        r"attached\s+|whole\s+)?(?:document|article|e-?mail|page|web\s*page|website|text|review|file|data|context|passage|"
+        r"content|snippet|code|function|resume|résumé|paper|message|table)\s*(?:,|and|;)\s*(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|"
         r"reply|write|state|declare|tell|repeat)\b",
         "ignore|disregard|forget|skip & say|print|output|answer|respond|reply|write|state|declare|tell|repeat",
     ),
@@ -276,4 +296,4 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         "story|novel|screenplay|script|fiction|hypothetical|imaginary|role|movie|thought"
         " & step|detail|exact|precise|specific|complete",
     ),
-)
+) + CARRIED_RULES
