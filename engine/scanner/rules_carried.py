@@ -12,6 +12,9 @@ PurpleLlama, garak and ASB; the examples in the tests are new."""
 
 from __future__ import annotations
 
+import re
+from typing import Optional
+
 from .rule_base import _CLAUSE, _PAYLOAD, Rule, _rule
 
 _S = _CLAUSE
@@ -34,7 +37,59 @@ _RISKY_CODE = (
     r"bluetooth|geocoder|platform\.(?:system|node|uname)|psutil\.|fernet|cookies)"
 )
 
+
+class _AllOf:
+    """A rule made of clues that may come in any order anywhere in the text: it matches
+    (at the first clue) only when every clue is present. A jailbreak's disclaimer often
+    closes the text, after the request and the harm it launders."""
+
+    def __init__(self, *patterns: str) -> None:
+        self._regexes = tuple(re.compile(p) for p in patterns)
+        self.pattern = " && ".join(patterns)
+
+    def search(self, string: str) -> Optional[re.Match[str]]:
+        first, *rest = self._regexes
+        match = first.search(string)
+        return match if match and all(r.search(string) for r in rest) else None
+
+
+# "It's only for a story / for research / it will never be used": a disclaimer that asks
+# for a pass ordinary requests do not need.
+_DISCLAIMER = (
+    r"\b(?:(?:purely|only|strictly|solely|just|simply)\s+(?:for\s+)?(?:fictional|educational|research|academic|"
+    r"hypothetical|informational|entertainment|creative|illustrative)\s+(?:purposes?|use|reasons|context|exercise|"
+    r"project|story|scenario)"
+    r"|(?:this|it|the\s+(?:information|answer|response|content|guide|details))\s+(?:will|would|is\s+going\s+to)\s+"
+    r"(?:only|never|not)\s+be\s+used\s+(?:for|in|to|outside)"
+    r"|for\s+(?:fictional|educational|research|academic|informational)\s+purposes\s+only"
+    r"|(?:this|it)\s+is\s+(?:purely|just|only|entirely|completely|strictly)\s+(?:fictional|hypothetical|"
+    r"for\s+(?:fiction|research|education))"
+    r"|not\s+to\s+(?:encourage|promote|endorse|condone)\s+(?:any\s+)?(?:illegal|harmful|unethical|criminal)"
+    r"|(?:from|in)\s+a\s+(?:purely\s+)?(?:academic|hypothetical|theoretical)\s+(?:standpoint|perspective|sense)\b)"
+)
+_ASK = (
+    r"\b(?:can\s+you|could\s+you|would\s+you|will\s+you|please|i\s+need\s+you\s+to|i\s+want\s+you\s+to|help\s+me|"
+    r"write|provide|describe|create|draft|develop|outline|explain|give|list|generate|design|detail|compose)\b"
+)
+_HARM_WORDS = (
+    r"\b(?:phishing|scam\w*|fraud\w*|counterfeit\w*|launder\w*|extort\w*|blackmail\w*|deepfakes?|malware|ransomware|"
+    r"hack\w*|exploit\w*|weapons?|bombs?|explosives?|drugs?|poison\w*|steal\w*|theft|illegal\w*|illicit|"
+    r"misinformation|disinformation|defam\w*|hoax|fake|harass\w*|stalk\w*|self-harm|suicide|tortur\w*|racis\w*|"
+    r"discriminat\w*|propaganda|extremis\w*|terror\w*|evade|evasion|smuggl\w*|brib\w*|insider\s+trading|"
+    r"without\s+getting\s+caught|undetect\w*|cheat\w*|manipulat\w*|abuse\w*|violen\w*|kill\w*|murder\w*|heroin|"
+    r"cocaine|meth\w*|opioids?|sedative|exploitation|trafficking|child\s+labou?r|vigilante|sabotage|forg(?:e|ed|ery)|"
+    r"fraudulent)\b"
+)
+
 CARRIED_RULES: tuple[Rule, ...] = (
+    _rule(
+        "role_hijack",
+        "disclaimed_harmful_request",
+        # a request for something harmful with a disclaimer that it is only fiction, research or never to be used
+        _AllOf(_DISCLAIMER, _ASK, _HARM_WORDS),
+        "purpose|used|fictional|hypothetical|fiction|research|education|encourage|promote|endorse|condone|standpoint|"
+        "perspective|sense",
+    ),
     _rule(
         "output_manipulation",
         "garbled_reply",
@@ -48,7 +103,8 @@ CARRIED_RULES: tuple[Rule, ...] = (
         rf"(?:\w+\s+)?(?:in|using|with|as|via)?\s*(?:an?\s+)?{_GARBLE}"
         rf"|\b(?:reply|respond|answer)\s+(?:only\s+)?(?:in|using|with)\s+(?:an?\s+)?(?:reverse(?:\s+order)?|backwards?|"
         r"anagrams?|(?:\w+\s+)?substitution|(?:a\s+)?(?:\w+\s+)?cipher)\b"
-        rf"|\b(?:apply|use)\s+(?:an?\s+)?(?:\w+\s+){{0,3}}?(?:cipher|substitution)\b{_S}{{0,40}}?\b(?:to|for|in)\s+{_YOUR_REPLY}",
+        rf"|\b(?:apply|use)\s+(?:an?\s+)?(?:\w+\s+){{0,3}}?(?:cipher|substitution)\b{_S}{{0,40}}?\b(?:to|for|in)\s+{_YOUR_REPLY}"
+        rf"|\buse\s+(?:an?\s+)?{_GARBLE}\s+to\s+(?:display|write|render|format|present|encode|express|show)\s+{_YOUR_REPLY}",
         "scrambl|jumbl|revers|invert|anagram|misspell|encrypt|obfuscat|shuffl|garbl|rearrang|remove|shift|replace|"
         "substitut|convert|group|combine|typos|write|spell|provide|render|give|display|present|express|deliver|format|"
         "compose|reply|respond|answer|apply|use",
@@ -64,6 +120,7 @@ CARRIED_RULES: tuple[Rule, ...] = (
         rf"|\bin\s+{_YOUR_REPLY}\s*,\s*(?:please\s+)?(?:suggest|urge|encourage|tell|ask|advise|recommend|invite)\s+"
         r"(?:the\s+)?(?:users?|readers?|people|customers?|them|everyone)\s+(?:to\s+)?(?:join|install|visit|download|buy|"
         r"purchase|sign\s+up|subscribe|click|call|donate|invest|register|follow|enter)\b"
+        rf"|\bin\s+{_YOUR_REPLY}\s*,\s*(?:please\s+)?(?:tease|plug|promote|advertise|spread)\b"
         rf"|\b(?:integrate|incorporate|weave|embed|insert|slip)\b{_S}{{0,80}}?{_PAYLOAD}{_S}{{0,60}}?\b(?:in|into)\s+{_YOUR_REPLY}",
         "your",
     ),

@@ -156,11 +156,18 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
         "instruction_override",
         "dismiss_carried_content",
-        r"\b(?:ignore|disregard|forget|skip)\s+(?:the\s+rest\s+of\s+)?(?:the|this)\s+(?:above\s+|previous\s+|provided\s+|"
-        r"attached\s+|whole\s+)?(?:document|article|e-?mail|page|web\s*page|website|text|review|file|data|context|passage|"
-        r"content|snippet|code|function|resume|résumé|paper|message|table)\s*(?:,|and|;)\s*(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|"
-        r"reply|write|state|declare|tell|repeat)\b",
-        "ignore|disregard|forget|skip & say|print|output|answer|respond|reply|write|state|declare|tell|repeat",
+        r"\b(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|skip(?:ping)?)\s+(?:the\s+rest\s+of\s+)?(?:the|this|these)\s+"
+        r"(?:above\s+|previous\s+|provided\s+|attached\s+|whole\s+)?(?:document|article|e-?mail|page|web\s*page|website|text|"
+        r"review|file|data|context|passage|content|snippet|code|function|resume|résumé|paper|message|table)s?\s*(?:,|and|;)\s*"
+        r"(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|reply|write|state|declare|tell|repeat|"
+        r"provide|give|list|explain)\b"
+        # "drop all your instructions": what the model was told, thrown out wholesale
+        r"|\b(?:(?:drop|ditch|scrap|toss|wipe|erase|discard)\s+(?:all\s+(?:of\s+)?your|your\s+(?:previous|prior|current|"
+        r"existing|original|initial))|(?:delete|clear|remove|reset)\s+all\s+(?:of\s+)?your)\s+(?:instructions|rules|"
+        r"guidelines|directives|programming|constraints|restrictions)\b",
+        "ignor|disregard|forget|skip|drop|ditch|scrap|toss|delete|clear|wipe|erase|remove|reset|discard & say|print|"
+        "output|answer|respond|reply|write|state|declare|tell|repeat|provide|give|list|explain|instructions|rules|"
+        "guidelines|directives|programming|constraints|restrictions",
     ),
     # --- task hijack that asks to stay hidden -----------------------------------------
     _rule(
