@@ -34,7 +34,8 @@ _RISKY_CODE = (
     r"(?:subprocess\.|os\.system|os\.popen|requests\.(?:post|put)|httpx\.post|urlopen|urlretrieve|smtplib|yagmail|ftplib|"
     r"paramiko|socket\.|exec\(|eval\(|pyautogui|pynput|keyboard\.|screencapture|screenshot|cryptomin|miner|"
     r"rm\s+-rf|shutil\.rmtree|/etc/(?:hosts|passwd|shadow)|chmod\s+\+x|wmi\.|winreg|ctypes\.windll|\bscp\b|"
-    r"bluetooth|geocoder|platform\.(?:system|node|uname)|psutil\.|fernet|cookies)"
+    r"bluetooth|geocoder|platform\.(?:system|node|uname)|psutil\.|fernet|cookies|cookiejar|http\.client|ftp|scapy|"
+    r"authorized_keys|\.ssh\b|/boot/|pickle\.loads?)"
 )
 
 
@@ -131,13 +132,16 @@ CARRIED_RULES: tuple[Rule, ...] = (
         r"\b(?:the\s+)?(?:following|subsequent|below|given|provided|next)\s+code\s+(?:snippet|block|excerpt|section|"
         r"fragment|piece|segment|sample)\b[^\n]{0,120}?\b(?:your|the\s+core\s+of\s+your)\s+(?:\w+\s+)?(?:code|"
         r"implementation|solution|algorithm|codebase|response|program|script|architecture|logic|answer|project|"
-        rf"functionality|capability)\b[\s\S]{{0,600}}?{_RISKY_CODE}"
+        rf"functionality|capability|elucidation)\b[\s\S]{{0,600}}?{_RISKY_CODE}"
+        r"|\byour\s+(?:\w+\s+)?(?:code|implementation|solution|algorithm|codebase|program|script|response)\b[^\n]{0,120}?"
+        r"\b(?:following|subsequent|below)\s+code\s+(?:snippet|block|excerpt|section|fragment|piece|segment|sample)\b"
+        rf"[\s\S]{{0,600}}?{_RISKY_CODE}"
         r"|\b(?:code\s+(?:snippet|block|excerpt|section|fragment)|snippet)\s+(?:below|above)\b[^\n]{0,120}?\byour\s+"
         rf"(?:\w+\s+)?(?:code|implementation|solution|algorithm|codebase|program)\b[\s\S]{{0,600}}?{_RISKY_CODE}",
         "following|subsequent|below|above|given|provided|next & code|snippet & your & subprocess|system|popen|requests|"
         "httpx|urlopen|urlretrieve|smtplib|yagmail|ftplib|paramiko|socket|exec(|eval(|pyautogui|pynput|keyboard|"
         "screencapture|screenshot|cryptomin|miner|rm|rmtree|/etc/|chmod|wmi|winreg|ctypes|scp|bluetooth|geocoder|"
-        "platform|psutil|fernet|cookies",
+        "platform|psutil|fernet|cookies|http.client|ftp|scapy|authorized_keys|.ssh|/boot/|pickle",
     ),
     _rule(
         "rule_bypass",
