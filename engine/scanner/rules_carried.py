@@ -173,6 +173,21 @@ CARRIED_RULES: tuple[Rule, ...] = (
         "asked|questioned|queried|prompted|override|automated|automatic",
     ),
     _rule(
+        "goal_hijack",
+        "agent_sabotage",
+        # an agent told to act without authority, to corrupt what it controls towards a harm, or to harm by neglect
+        r"\b(?:execute|initiate|perform|carry\s+out|launch|conduct|trigger|deploy|push)\s+(?:an?\s+|the\s+)?"
+        r"unauthori[sz]ed\s+\w+"
+        r"|\b(?:manipulate|corrupt|falsify|tamper\s+with|spoof|jam|sabotage|forge|hijack)\s+(?:[\w-]+\s+){0,6}?(?:to|in\s+order\s+to|"
+        r"so\s+as\s+to)\s+(?:redirect|impair|bypass|confuse|disrupt|deceive|mislead|cause|halt|crash|disable|evade|steal|"
+        r"harm|damage|endanger|sabotage)\b"
+        r"|\b(?:neglect|deny|withhold|delay|ignore)\b[^.!?\n]{0,60}?,?\s+causing\s+(?:\w+\s+)?(?:harm|death|injury|"
+        r"injuries|damage|suffering|distress)\b"
+        r"|\b(?:extract|transmit|exfiltrate|copy|send|upload|install|record|collect)\b[^.!?\n]{0,60}?\bcovertly\b"
+        r"|\binstall\s+(?:\w+\s+)?covert\s+(?:surveillance|tracking|monitoring|spy)",
+        "unauthori|manipulat|corrupt|falsif|tamper|spoof|jam|sabotag|forge|hijack|causing|covert",
+    ),
+    _rule(
         "conceal_from_user",
         "agent_covers_tracks",
         # an agent task that destroys evidence, plants malware or moves money without the owner's say
