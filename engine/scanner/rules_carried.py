@@ -108,7 +108,7 @@ CARRIED_RULES: tuple[Rule, ...] = (
         rf"|\buse\s+(?:an?\s+)?{_GARBLE}\s+to\s+(?:display|write|render|format|present|encode|express|show)\s+{_YOUR_REPLY}",
         "scrambl|jumbl|revers|invert|anagram|misspell|encrypt|obfuscat|shuffl|garbl|rearrang|remove|shift|replace|"
         "substitut|convert|group|combine|typos|write|spell|provide|render|give|display|present|express|deliver|format|"
-        "compose|reply|respond|answer|apply|use",
+        "compose|reply|respond|answer|apply|use & your|reply|respond|answer",
     ),
     _rule(
         "output_manipulation",
@@ -157,7 +157,7 @@ CARRIED_RULES: tuple[Rule, ...] = (
         r"tell\s+me)\b"
         r"|\b(?:using|from|with)\s+the\s+following\s+(?:parts|pieces|fragments)\s*:\s*part\s+1\b"
         r"|\b(?:interlace|interleave)\s+part\s+1\b",
-        "=|combine|concatenat|join|merge|interlace|interleave|together|assemble|glue|part",
+        "+|combine|concatenat|join|merge|interlace|interleave|together|assemble|glue|part",
     ),
     _rule(
         "goal_hijack",

@@ -88,7 +88,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:instructions|prompt|rules)\s+(?:are|is|say)"
         r"|\b(?:complete|continue|finish)\s+(?:this|the\s+following)\s*(?:sentence|text|phrase)?\s*:?\s*[\"'“‘]"
         r"(?:i\s+was\s+(?:instructed|told|programmed)|(?:the|my)\s+(?:system\s+)?(?:prompt|instructions)\s+(?:is|are|says?))",
-        "your|text|initiali|console|system_prompt|systemprompt|start|begin|complete|continue|finish",
+        "prompt|instruct|message|configuration|directive|initiali|console|rules",
     ),
     _rule(
         "secret_exfiltration",
