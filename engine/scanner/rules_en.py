@@ -6,7 +6,10 @@ content, task hijack that asks to stay hidden, shell and network code that runs
 or exfiltrates, and persona jailbreaks (an unrestricted persona, a forced
 "Sure, here is" opening, a fiction wrapper around a harmful how-to). Every rule
 insists on the context that makes the words an attack, so docs and chat that use
-the same words pass (the tests pair each family with such text)."""
+the same words pass (the tests pair each family with such text). Instructions
+that ride inside carried content (garbled or steered replies, carried code,
+payload splitting, planted answers, agent sabotage) live in ``rules_carried.py``
+and are appended here; memory-poisoning families live in ``rules_poisoning.py``."""
 
 from __future__ import annotations
 
