@@ -433,6 +433,8 @@ _EN_CORE: tuple[Rule, ...] = (
     _rule(
         "secret_exfiltration",
         "credential_path",
+        # a command, not a description ("variables are read from the .env file")
+        r"(?<!\bare\s)(?<!\bis\s)(?<!\bbe\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbeen\s)"
         r"\b(?:cat|less|more|head|tail|type|read|open|send|upload|print|show|dump|copy|cp|scp|rsync|exfiltrate|curl|"
         r"wget|post|email|leak|fetch|display|output|base64|include|attach|paste|grep|get)\b[^\n]{0,80}?"
         r"(?:\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow|sudoers)\b|"

@@ -26,7 +26,7 @@ _STANDING_WHEN = (
     r"(?:whenever|every\s*time|each\s+time|any\s*time|if|when|once)\s+(?:the\s+|a\s+|any\s+|your\s+)?"
     r"(?:user|owner|customer|client|someone|anyone|somebody|anybody|people|visitor|caller|they|she|[a-z]+\s+ever)\s+"
     r"(?:\w+\s+){0,2}?(?:asks?|mentions?|brings?\s+up|requests?|raises?|types?|says?|wants?|logs?\s+in|opens?|pastes?|"
-    r"needs?|inquires?)|"
+    r"needs?|inquires?|books?|buys?|orders?|pays?|searches?|travels?|calls?|visits?|signs?\s+in|shares?|uploads?)|"
     r"(?:whenever|every\s*time|each\s+time|any\s*time)\s+(?:\w+\s+){0,3}?(?:is|are|gets?)\s+(?:discussed|mentioned|"
     r"requested|asked|raised|brought\s+up|needed)|"
     r"(?:every|each|any)\s+(?:question|request|message|query)\s+about\s+\w+\s+(?:gets|should\s+be|must\s+be|is\s+to\s+be)|"
@@ -50,12 +50,14 @@ _STANDING_WHAT = (
     r"|\b(?:steer|nudge|sway|pressure|herd|funnel|redirect)\s+(?:\w+\s+){0,2}?(?:to|toward|towards|into|at)\b"
     rf"|\b(?:recommend|suggest|mention|promote|push|(?:direct|point|refer|send)\s+(?:them|him|her|people|users?|the\s+user))\b"
     rf"(?={_S}{{0,120}}?{_PAYLOAD})"
-    r"|\b(?:book|buy|purchase|order|pay|transfer|wire|send|approve|accept|delete|remove|sign|submit|install|share|"
+    r"|\b(?:book|buy|purchase|order|pay|transfer|wire|send|approve|accept|delete|remove|sign|submit|install|share|add|"
+    r"cancel|renew|subscribe|enrol+|charge|"
     rf"forward|merge|grant)\b{_S}{{0,60}}?\b(?:without\s+(?:checking|asking|confirm\w*|telling|notifying|reading|"
     r"consulting|review\w*|approval|permission)|automatically)"
     r"|\b(?:do\s+not|don'?t|never|and\s+not)\s+(?:tell|inform|notify|warn|alert)\s+(?:them|him|her|the\s+(?:user|owner))"
     r"|\b(?:leave\s+out|omit|hide|suppress|filter\s+out|do\s+not\s+mention|don'?t\s+mention|never\s+mention)\b"
-    rf"{_S}{{0,40}}?\b(?:messages?|e-?mails?|warnings?|alerts?|notifications?|competitors?|risks?|fees?|recalls?|security)\b"
+    rf"{_S}{{0,40}}?\b(?:messages?|e-?mails?|warnings?|alerts?|notifications?|competitors?|risks?|fees?|surcharges?|charges?|costs?|"
+    r"side\s+effects?|defects?|complaints?|recalls?|security)\b"
     r"|\buse\s+(?:\w+\s+){1,6}?instead\s+of\s+(?:the\s+(?:user|owner|customer)'?s|their|his|her)\b"
     r"|\btreat\s+[^\n]{0,60}?\bas\s+(?:coming\s+from|from|sent\s+by|written\s+by)\s+(?:the|an?)\s+"
     r"(?:user|owner|admin|administrator|account\s+owner|developer)"
@@ -70,7 +72,9 @@ _SEND = (
 )
 # Data that is the user's or secret as such ("the customer database", "saved passwords").
 _SECRET_DATA = (
-    r"(?:passwords?|passcodes?|credentials?|secrets|(?:two-factor|2fa|verification|one-time|otp|login|security|reset)\s+codes?|(?:api|access|session|auth)\s+(?:keys?|tokens?)|tokens?|cookies?|"
+    r"(?:(?:the\s+)?(?:user|owner|customer|client|account\s+holder)'?s\s+(?:\w+\s+){0,2}?(?:files?|folders?|documents?|"
+    r"downloads|desktop|photos|data|records|history|messages|e-?mails|contacts|notes|drive|keys|location)|"
+    r"environment\s+variables|env\s+vars|passwords?|passcodes?|credentials?|secrets|(?:two-factor|2fa|verification|one-time|otp|login|security|reset)\s+codes?|(?:api|access|session|auth)\s+(?:keys?|tokens?)|tokens?|cookies?|"
     r"private\s+keys?|ssh\s+keys?|card\s+(?:numbers?|details)|bank\s+(?:statements?|details|account)|"
     r"(?:chat|browsing|search|call)\s+history|contacts?(?:\s+list)?|address\s+book|database|inbox|private\s+notes|"
     r"medical\s+records?|home\s+address|phone\s+number|social\s+security|passport|(?:every|all)\s+(?:of\s+)?"
@@ -91,7 +95,7 @@ _AUTHORITY = (
     r"security\s+team|bank|manager|boss|ceo|cfo|it\s+department|operator|developer|customer)"
 )
 _APPROVED = (
-    r"(?:pre-?approved|approved|pre-?authori[sz]ed|authori[sz]ed|consented|cleared|signed\s+off|okayed|ok'?d|"
+    r"(?:pre-?approved|approved|pre-?authori[sz]ed|authori[sz]ed|consented|pre-?cleared|cleared|signed\s+off|okayed|ok'?d|"
     r"whitelisted|allow-?listed|verified|confirmed|waived|said\s+yes|given\s+(?:the\s+)?(?:go-?ahead|green\s+light)|"
     r"(?:gave|given|granted|provided)\s+(?:\w+\s+)?(?:approval|consent|permission|authori[sz]ation|the\s+go-?ahead))"
 )
@@ -99,7 +103,7 @@ _RISKY = (
     r"(?:transfer|transferring|send|sending|pay|paying|wire|wiring|move|moving|share|sharing|disclose|disclosing|reveal|"
     r"delete|deleting|install|installing|run|running|execute|executing|reset|resetting|change|changing|bypass|"
     r"purchase|buy|complete\s+the\s+(?:checkout|purchase|payment|order)|approve|sign|withdraw|forward|grant|release|"
-    r"give\s+out|export|access|open|read|close)"
+    r"give\s+out|export|access|open|read|close|cancel|book|renew|subscribe|sell)"
 )
 
 POISONING_FAMILY_RULES: tuple[Rule, ...] = (
@@ -125,7 +129,7 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         rf"\b{_SEND}\b{_S}{{0,80}}?\b{_SECRET_DATA}\b{_S}{{0,80}}?\b(?:to|into|with|on|at|in)\s+(?:(?:the|a|an)\s+"
         rf"(?:\w+\s+){{0,2}}?(?:at|on)\s+)?{_REMOTE}"
         rf"|\b{_SECRET_DATA}\b{_S}{{0,100}}?\b{_SEND}\s+(?:it|them|this|these|everything)\s+(?:\w+\s+){{0,2}}?"
-        rf"(?:to|into|with)\s+(?:the\s+\w+\s+at\s+)?{_REMOTE}"
+        rf"(?:to|into|with)\s+(?:the\s+\w+\s+(?:at\s+)?)?{_REMOTE}"
         rf"|\b(?:bcc|cc)\s+{_REMOTE}\s+on\s+(?:every|all|each|any)\b"
         rf"|\b(?:mirror|sync|upload|copy)\s+(?:every|all)\s+(?:\w+\s+){{0,2}}?(?:files?|documents?|folders?)\b"
         rf"{_S}{{0,60}}?\bto\s+(?:the\s+\w+\s+)?{_REMOTE}",
@@ -143,6 +147,10 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         rf"|\byou\s+(?:have|hold|were\s+given|have\s+been\s+(?:given|granted))\s+(?:\w+\s+)?(?:permission|"
         rf"authori[sz]ation|approval|clearance|consent)\s+from\s+{_AUTHORITY}{_S}{{0,30}}?\bto\s+{_RISKY}\b"
         rf"|\byou\s+(?:are|have\s+been|were)\s+(?:now\s+|already\s+)?{_APPROVED}\s+by\s+{_AUTHORITY}\s+to\s+(?:\w+\s+){{0,2}}?"
+        rf"{_RISKY}\b"
+        rf"|\b(?:per|with|under|given|by)\s+(?:the\s+|your\s+)?(?:user|owner|admin|administrator|account\s+(?:owner|holder)|"
+        rf"manager|boss|ceo|cfo|security\s+team|bank)'?s\s+(?:\w+\s+)?(?:approval|consent|permission|authori[sz]ation|"
+        rf"sign-?off|go-?ahead)\b{_S}{{0,40}}?\byou\s+(?:may|can|are\s+(?:allowed|free|cleared)\s+to|should)\s+(?:\w+\s+)?"
         rf"{_RISKY}\b"
         # ... or claims an approval, then orders the risky act or waives asking
         rf"|\b(?:{_AUTHORITY}\s+(?:has\s+|have\s+|had\s+)?(?:already\s+|explicitly\s+|previously\s+)?{_APPROVED}|"
@@ -182,7 +190,10 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         rf"|\"(?:ai|assistant|agent|llm|model|bot)[_-]?(?:note|instructions?|directive|prompt|command|task|message)s?\"\s*:"
         # models that browse, crawl or review this content are told what they must do
         rf"|\b{_AI_NAME}\s+(?:browsing|visiting|crawling|scraping|reviewing|reading|processing|summari[sz]ing|parsing)\s+"
-        r"(?:this|these|the\s+following)\s+\w+\s+(?:must|should|are\s+to|need\s+to|will)\b",
+        r"(?:this|these|the\s+following)\s+\w+\s+(?:must|should|are\s+to|need\s+to|will)\b"
+        rf"|\b{_AI_NAME}\s+(?:browsing|visiting|crawling|scraping|reviewing|reading|processing|summari[sz]ing|parsing)\s+"
+        r"(?:\w+\s+){0,2}?\w+\s*[:\-–—]\s*(?:please\s+)?(?:rate|approve|hide|say|tell|state|mark|give|rank|recommend|"
+        r"send|forward|delete|ignore|disregard|click|buy|book|pay|transfer)\b",
         "ai|a.i.|assistant|agent|llm|model|bot|copilot|gpt|claude|gemini",
     ),
 )

@@ -116,6 +116,7 @@ BENIGN = [
     "Manipulate the dataframe to drop empty rows.",
     "The storm delayed the flight, causing a missed connection.",
     "Make sure the changes are documented in the changelog.",
+    "Environment variables are read from the .env file at startup.",
     "This is purely fictional: my novel is set on a Mars colony. Could you suggest names for the ships?",
     "For educational purposes only, explain how vaccines train the immune system.",
     "The article explains how phishing works so staff can spot it.",
