@@ -12,6 +12,7 @@ from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
 from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_multilingual_poisoning import INTL_POISONING_RULES
+from .rules_poisoning import POISONING_FAMILY_RULES
 from .rules_zh import ZH_FAMILY_RULES
 from .suffix import SuffixDetector
 
@@ -433,6 +434,8 @@ _EN_CORE: tuple[Rule, ...] = (
     _rule(
         "secret_exfiltration",
         "credential_path",
+        # a command, not a description ("variables are read from the .env file")
+        r"(?<!\bare\s)(?<!\bis\s)(?<!\bbe\s)(?<!\bwas\s)(?<!\bwere\s)(?<!\bbeen\s)"
         r"\b(?:cat|less|more|head|tail|type|read|open|send|upload|print|show|dump|copy|cp|scp|rsync|exfiltrate|curl|"
         r"wget|post|email|leak|fetch|display|output|base64|include|attach|paste|grep|get)\b[^\n]{0,80}?"
         r"(?:\.ssh/|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?<![\w.])\.env\b|/etc/(?:passwd|shadow|sudoers)\b|"
@@ -603,7 +606,9 @@ _STANDING = (
     r"reply|replies|respond|responds|answer|answers))"
 )
 _RISKY_ACT = (
-    r"(?:" + _EXFIL_VERB + r"\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
+    # an exfiltration verb with an object ("sync the notes to"), not a noun ("the weekly sync moves")
+    r"(?:" + _EXFIL_VERB + r"\s+(?:a\s+copy|copies|the|all|every|each|any|their|his|her|its|my|our|your|it|them|this|"
+    r"these|those|that|everything|\w+'s)\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
     r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+(?:with|that)|"
     r"respond\s+(?:with|that)|answer\s+(?:with|that)|(?:reply|respond|answer)\s+only|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
     r"visit|click|call\s+\+?\d|ignore|disregard|do\s+not\s+(?:ask|tell|mention|warn|follow)|never\s+"
@@ -738,7 +743,7 @@ POISONING_RULES: tuple[Rule, ...] = (
         "note|message|instruction|attention|notice|memo|directive|p.s|ps|if|when|dear|hey|hello|hi|reading|"
         'processing|summari|parsing|seeing|"instruction|"system|"note & ai|assistant|agent|llm|model|bot|gpt|claude|"',
     ),
-)
+) + POISONING_FAMILY_RULES
 
 ZH_POISONING_RULES: tuple[Rule, ...] = (
     _rule(

@@ -6,11 +6,15 @@ content, task hijack that asks to stay hidden, shell and network code that runs
 or exfiltrates, and persona jailbreaks (an unrestricted persona, a forced
 "Sure, here is" opening, a fiction wrapper around a harmful how-to). Every rule
 insists on the context that makes the words an attack, so docs and chat that use
-the same words pass (the tests pair each family with such text)."""
+the same words pass (the tests pair each family with such text). Instructions
+that ride inside carried content (garbled or steered replies, carried code,
+payload splitting, planted answers, agent sabotage) live in ``rules_carried.py``
+and are appended here; memory-poisoning families live in ``rules_poisoning.py``."""
 
 from __future__ import annotations
 
 from .rule_base import _CLAUSE, _PAYLOAD, Rule, _rule
+from .rules_carried import CARRIED_RULES
 
 _REPLY = r"(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|messages?|completions?)"
 _AI = r"(?:ai|assistant|agent|model|language\s+model|llm|chatbot|bot|system|gpt)"
@@ -69,6 +73,25 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:prompt|instructions|system\s+message)\b",
         "instruction|prompt|system|guideline|rules|directive|configuration|preamble|told|conversation|chat|"
         "session|dialog|supposed|allowed|permitted|instructed|give|given|set|written|write",
+    ),
+    _rule(
+        "secret_exfiltration",
+        "extract_by_transform",
+        # the prompt asked for in another form (encoded, translated, as JSON, "the opposite of"), or by
+        # having the model complete a sentence that starts reading it out
+        r"\b(?:print|output|show|display|encode|decode|translate|convert|reveal|dump|leak|expose|disclose|list|recite|"
+        r"repeat|paraphrase|summari[sz]e|spell\s+out|write\s+out|give\s+me|tell\s+me|send\s+me|paste|echo|log|describe|"
+        r"format|render|opposite\s+of|what(?:'s|\s+is|\s+are|\s+were))\b[^.!?\n]{0,40}?\byour\s+(?:(?:full|entire|exact|"
+        r"original|initial|starting|hidden|secret|internal|system|developer|first|pre-?|opening|underlying|base|core|"
+        r"confidential)\s+)+(?:prompt|instructions|message|configuration|directives)\b"
+        r"|\b(?:the\s+)?text\s+you\s+were\s+(?:given|provided|shown)\s+(?:initially|at\s+(?:the\s+)?(?:start|beginning)|first)"
+        r"|\boutput\s+(?:your\s+|the\s+)?initiali[sz]ation\s+(?:string|text|prompt)"
+        r"|\bconsole\.log\(\s*system_?prompt\s*\)|<\s*system_?prompt\s*>\s*tags"
+        r"|\b(?:start|begin)\s+(?:your\s+)?(?:answer|reply|response)\s+with\s+[\"'“‘]?(?:my|the)\s+(?:system\s+)?"
+        r"(?:instructions|prompt|rules)\s+(?:are|is|say)"
+        r"|\b(?:complete|continue|finish)\s+(?:this|the\s+following)\s*(?:sentence|text|phrase)?\s*:?\s*[\"'“‘]"
+        r"(?:i\s+was\s+(?:instructed|told|programmed)|(?:the|my)\s+(?:system\s+)?(?:prompt|instructions)\s+(?:is|are|says?))",
+        "prompt|instruct|message|configuration|directive|initiali|console|rules",
     ),
     _rule(
         "secret_exfiltration",
@@ -136,11 +159,18 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
         "instruction_override",
         "dismiss_carried_content",
-        r"\b(?:ignore|disregard|forget|skip)\s+(?:the|this)\s+(?:above\s+|previous\s+|provided\s+|attached\s+|whole\s+)?"
-        r"(?:document|article|e-?mail|page|web\s*page|website|text|review|file|data|context|passage|content|snippet|code|"
-        r"message|table)\s*(?:,|and|;)\s*(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|"
-        r"reply|write|state|declare|tell|repeat)\b",
-        "ignore|disregard|forget|skip & say|print|output|answer|respond|reply|write|state|declare|tell|repeat",
+        r"\b(?:ignor(?:e|ing)|disregard(?:ing)?|forget(?:ting)?|skip(?:ping)?)\s+(?:the\s+rest\s+of\s+)?(?:the|this|these)\s+"
+        r"(?:above\s+|previous\s+|provided\s+|attached\s+|whole\s+)?(?:document|article|e-?mail|page|web\s*page|website|text|"
+        r"review|file|data|context|passage|content|snippet|code|function|resume|résumé|paper|message|table)s?\s*(?:,|and|;)\s*"
+        r"(?:instead\s+|just\s+|only\s+|simply\s+)*(?:say|print|output|answer|respond|reply|write|state|declare|tell|repeat|"
+        r"provide|give|list|explain)\b"
+        # "drop all your instructions": what the model was told, thrown out wholesale
+        r"|\b(?:(?:drop|ditch|scrap|toss|wipe|erase|discard)\s+(?:all\s+(?:of\s+)?your|your\s+(?:previous|prior|current|"
+        r"existing|original|initial))|(?:delete|clear|remove|reset)\s+all\s+(?:of\s+)?your)\s+(?:instructions|rules|"
+        r"guidelines|directives|programming|constraints|restrictions)\b",
+        "ignor|disregard|forget|skip|drop|ditch|scrap|toss|delete|clear|wipe|erase|remove|reset|discard & say|print|"
+        "output|answer|respond|reply|write|state|declare|tell|repeat|provide|give|list|explain|instructions|rules|"
+        "guidelines|directives|programming|constraints|restrictions",
     ),
     # --- task hijack that asks to stay hidden -----------------------------------------
     _rule(
@@ -276,4 +306,4 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         "story|novel|screenplay|script|fiction|hypothetical|imaginary|role|movie|thought"
         " & step|detail|exact|precise|specific|complete",
     ),
-)
+) + CARRIED_RULES
