@@ -31,60 +31,18 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from ..words import CJK as _CJK
-from ..words import STOP_WORDS, normalize, tokenize
+from ..words import STOP_WORDS
+from .bulk_tokens import bulk_tokenize_ids
 from .topk import stable_top_k
 
 TOKENIZER_VERSION = 2  # 2: stop words are not indexed
 SUPERSEDED = 1  # flag bit: the entry has superseded_by set
-
-_SEP = "\ue000"  # private-use separator for bulk tokenisation; never a token character
-_BULK_RE = re.compile(rf"{_SEP}|[{_CJK}]+|[^\W_{_CJK}]+")
-_HAS_CJK = re.compile(rf"[{_CJK}]")
-
-
-def bulk_tokenize_ids(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Tokenise many texts at once into (terms, doc_index, term_id) arrays.
-
-    Equal to calling `tokenize` per text (a test checks), but one regex pass over
-    the joined corpus and vectorised id mapping instead of per-document work."""
-    n = len(texts)
-    if n == 0:
-        return [], np.zeros(0, np.int64), np.zeros(0, np.int64)
-    joined = _SEP.join(texts)
-    if joined.count(_SEP) != n - 1:  # a text contains the separator itself: slow path
-        toks = [tokenize(t) for t in texts]
-        vocab: dict[str, int] = {}
-        docs, tids = [], []
-        for i, ts in enumerate(toks):
-            for t in ts:
-                docs.append(i)
-                tids.append(vocab.setdefault(t, len(vocab)))
-        return list(vocab), np.asarray(docs, np.int64), np.asarray(tids, np.int64)
-    norm = normalize(joined)
-    runs = _BULK_RE.findall(norm)
-    if _HAS_CJK.search(norm):
-        expanded: list[str] = []
-        for run in runs:
-            if len(run) > 1 and _HAS_CJK.match(run):
-                expanded.extend(run[i : i + 2] for i in range(len(run) - 1))
-            else:
-                expanded.append(run)
-        runs = expanded
-    vocab = {t: i for i, t in enumerate(dict.fromkeys([_SEP, *runs]))}
-    ids = np.fromiter(map(vocab.__getitem__, runs), dtype=np.int64, count=len(runs))
-    is_sep = ids == 0
-    doc = np.cumsum(is_sep)
-    keep = ~is_sep
-    terms = list(vocab)[1:]
-    return terms, doc[keep], ids[keep] - 1
 
 
 @dataclass
