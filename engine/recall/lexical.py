@@ -181,20 +181,25 @@ class LexicalIndex:
         dl: Optional[np.ndarray] = None,
     ) -> None:
         """Make a fresh base from (doc, term, tf) occurrences; tf None means one per occurrence."""
-        if len(set(ids)) != len(ids):
-            raise ValueError("duplicate document ids")
         n_docs, n_terms = len(ids), len(terms)
         if tf is None:
             d_doc, d_tid, counts = _count_pairs(doc, tid, max(n_terms, 1))  # doc-major, terms ascending
-            d_tf = counts.astype(np.float32)
             lengths: np.ndarray = np.bincount(doc, minlength=n_docs).astype(np.float64)
-            tslots, ttf = _term_major(d_doc, d_tid, counts, n_docs, n_terms)
-        else:
-            doc, tid = np.asarray(doc, np.int64), np.asarray(tid, np.int64)
-            order = np.lexsort((tid, doc))
-            d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
-            lengths = np.asarray(dl, np.float64) if dl is not None else np.bincount(d_doc, weights=d_tf, minlength=n_docs)
-            tslots, ttf = _term_major(d_doc, d_tid, d_tf, n_docs, n_terms)
+            self._load_pairs(ids, terms, d_doc, d_tid, counts, lengths, flags)
+            return
+        doc, tid = np.asarray(doc, np.int64), np.asarray(tid, np.int64)
+        order = np.lexsort((tid, doc))
+        d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
+        lengths = np.asarray(dl, np.float64) if dl is not None else np.bincount(d_doc, weights=d_tf, minlength=n_docs)
+        self._load_pairs(ids, terms, d_doc, d_tid, d_tf, lengths, flags)
+
+    def _load_pairs(self, ids, terms, d_doc, d_tid, tf, lengths, flags) -> None:
+        """Make a fresh base from distinct (doc, term) pairs in doc-major order, terms
+        ascending within a doc, with their counts (integer counts sort faster)."""
+        if len(set(ids)) != len(ids):
+            raise ValueError("duplicate document ids")
+        n_docs, n_terms = len(ids), len(terms)
+        tslots, ttf = _term_major(d_doc, d_tid, tf, n_docs, n_terms)
         dptr = np.zeros(n_docs + 1, np.int64)
         np.cumsum(np.bincount(d_doc, minlength=n_docs), out=dptr[1:])
         tptr = np.zeros(n_terms + 1, np.int64)
@@ -204,7 +209,7 @@ class LexicalIndex:
             terms,
             dptr,
             d_tid.astype(np.int32),
-            d_tf,
+            np.asarray(tf, np.float32),
             tptr,
             tslots,
             ttf,
@@ -614,8 +619,10 @@ class LexicalBuilder:
         self._params = params
         self._vocab: dict[str, int] = {}
         self._ids: list[str] = []
-        self._doc: list[np.ndarray] = []
+        self._doc: list[np.ndarray] = []  # distinct (doc, term) pairs, doc-major: each chunk counted as added
         self._tid: list[np.ndarray] = []
+        self._tf: list[np.ndarray] = []
+        self._len: list[np.ndarray] = []  # tokens per document
         self._flags: list[np.ndarray] = []
 
     def add(self, ids: Sequence[str], texts: Sequence[str], flags: Optional[Sequence[int]] = None) -> None:
@@ -625,13 +632,18 @@ class LexicalBuilder:
 
     def add_tokens(self, ids: Sequence[str], terms: list[str], doc: np.ndarray, tid: np.ndarray, flags=None) -> None:
         """Add a chunk `bulk_tokenize_ids` cut (here or in a worker process): chunks
-        added in the same order give the same index however they were cut."""
+        added in the same order give the same index however they were cut. The chunk's
+        pairs are counted now (a sort of one chunk, not of the whole corpus at the end)."""
         vocab = self._vocab
         gid = np.fromiter((-1 if t in STOP_WORDS else vocab.setdefault(t, len(vocab)) for t in terms), np.int64, len(terms))
         tid = gid[tid]
         keep = tid >= 0
-        self._doc.append((doc[keep] + len(self._ids)).astype(np.int32))
-        self._tid.append(tid[keep].astype(np.int32))
+        doc = np.asarray(doc)[keep]
+        d_doc, d_tid, counts = _count_pairs(doc, tid[keep], max(len(vocab), 1))
+        self._doc.append((d_doc + len(self._ids)).astype(np.int32))
+        self._tid.append(d_tid.astype(np.int32))
+        self._tf.append(counts.astype(np.int32))
+        self._len.append(np.bincount(doc, minlength=len(ids)).astype(np.float64))
         self._flags.append(np.zeros(len(ids), np.uint8) if flags is None else np.asarray(flags, np.uint8))
         self._ids.extend(ids)
 
@@ -641,7 +653,8 @@ class LexicalBuilder:
         def cat(parts, dtype):
             return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
-        doc, tid, flags = cat(self._doc, np.int32), cat(self._tid, np.int32), cat(self._flags, np.uint8)
-        self._doc, self._tid = [], []
-        index._load_triples(self._ids, list(self._vocab), doc, tid, None, flags)
+        doc, tid, tf = cat(self._doc, np.int32), cat(self._tid, np.int32), cat(self._tf, np.int32)
+        lengths, flags = cat(self._len, np.float64), cat(self._flags, np.uint8)
+        self._doc, self._tid, self._tf = [], [], []
+        index._load_pairs(self._ids, list(self._vocab), doc.astype(np.int64), tid.astype(np.int64), tf, lengths, flags)
         return index

@@ -72,7 +72,7 @@ class Slice:
 def cut(rows: list[tuple]) -> Slice:
     """(id, key, content, tags json, superseded_by) rows -> their tokens and text hashes."""
     ids = [r[0] for r in rows]
-    texts = [entry_text(r[1], r[2], json.loads(r[3])) for r in rows]
+    texts = [entry_text(r[1], r[2], json.loads(r[3]) if r[3] != "[]" else []) for r in rows]
     hashes = np.fromiter(map(text_hash, texts), np.uint64, len(texts))
     flags = np.fromiter((entry_flags(r[4]) for r in rows), np.uint8, len(rows))
     terms, doc, tid = bulk_tokenize_ids(texts)
@@ -100,13 +100,22 @@ def _worker_start() -> None:
 
 
 async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
-    last = 0
-    while rows := await store.fetchall(
-        f"SELECT rowid, {SELECT} FROM entries WHERE rowid > ? AND tier != 'working' ORDER BY rowid LIMIT {SLICE_ROWS}",
-        (last,),
-    ):
-        last = rows[-1][0]
-        yield await asyncio.to_thread(cut, [r[1:] for r in rows])
+    """Pages of the table cut in a thread, the next page read meanwhile (SQLite and
+    numpy release the GIL for much of their work: the read and the cut overlap)."""
+
+    async def page(after: int) -> list[tuple]:
+        return await store.fetchall(
+            f"SELECT rowid, {SELECT} FROM entries WHERE rowid > ? AND tier != 'working' ORDER BY rowid LIMIT {SLICE_ROWS}",
+            (after,),
+        )
+
+    ahead = asyncio.ensure_future(page(0))
+    try:
+        while rows := await ahead:
+            ahead = asyncio.ensure_future(page(rows[-1][0]))
+            yield await asyncio.to_thread(cut, [r[1:] for r in rows])
+    finally:
+        ahead.cancel()
 
 
 async def _parallel_slices(path: Path, count: int, top: int, workers: int) -> AsyncGenerator[Slice, None]:
