@@ -76,8 +76,8 @@ def _ascii_ids(text: str, lengths: list[int]) -> tuple[list[str], np.ndarray, np
     order = np.argsort(np.asarray(firsts, np.int64))
     rank = np.empty(len(order), np.int64)
     rank[order] = np.arange(len(order))
-    at = np.asarray(firsts, np.int64)[order]
-    terms = [text[s : s + n] for s, n in zip(starts[at].tolist(), lens[at].tolist())]
+    first_at = np.asarray(firsts, np.int64)[order]
+    terms = [text[s : s + n] for s, n in zip(starts[first_at].tolist(), lens[first_at].tolist())]
     return terms, doc, rank[group]
 
 
@@ -90,15 +90,13 @@ def _packed_groups(raw: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> tup
     pad[: len(raw)] = raw
     at_byte = np.ndarray((len(raw) + 1,), "<u8", pad.data, 0, (1,))  # the 8 bytes from each offset
 
-    def word(k: int, at: np.ndarray, of: np.ndarray) -> np.ndarray:
-        """The k-th word of the tokens `of[at]` (all longer than 8k bytes)."""
-        return at_byte[starts[of[at]] + 8 * k] & _MASK[np.minimum(lens[of[at]] - 8 * k, 8)]
-
-    every = np.arange(len(starts))
-    longer = [every] + [np.flatnonzero(lens > 8 * k) for k in range(1, -(-int(lens.max(initial=1)) // 8))]
+    n_words = -(-int(lens.max(initial=1)) // 8)
+    words = np.zeros((n_words, len(starts)), np.uint64)  # the k-th 8 bytes of each token, or 0
     key = np.zeros(len(starts), np.uint64)
-    for k, at in enumerate(longer):
-        h = (key[at] ^ word(k, at, every)) * _MIX
+    for k in range(n_words):
+        at = np.flatnonzero(lens > 8 * k) if k else slice(None)
+        words[k, at] = at_byte[starts[at] + 8 * k] & _MASK[np.minimum(lens[at] - 8 * k, 8)]
+        h = (key[at] ^ words[k, at]) * _MIX
         key[at] = h ^ (h >> np.uint64(29))
     order = np.argsort(key)
     new = np.empty(len(key), bool)
@@ -108,9 +106,7 @@ def _packed_groups(raw: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> tup
     group = np.empty(len(key), np.int64)
     group[order] = np.cumsum(new) - 1
     rep = first[group]
-    same = np.array_equal(lens, lens[rep]) and all(
-        np.array_equal(word(k, at, every), word(k, at, rep)) for k, at in enumerate(longer)
-    )
+    same = np.array_equal(lens, lens[rep]) and all(np.array_equal(w, w[rep]) for w in words)
     if not same:
         raise _Collision
     return group, first
