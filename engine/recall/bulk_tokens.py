@@ -56,9 +56,9 @@ def _ascii_ids(text: str, lengths: list[int]) -> tuple[list[str], np.ndarray, np
     edges = np.flatnonzero(np.diff(word))  # alternately where a token starts and ends
     starts = edges[0::2]
     lens = edges[1::2] - starts
-    text_start = np.zeros(len(lengths), np.int64)
-    np.cumsum(np.asarray(lengths[:-1], np.int64) + 1, out=text_start[1:])
-    doc = np.searchsorted(text_start, starts, side="right") - 1
+    text_end = np.cumsum(np.asarray(lengths, np.int64) + 1)  # each text's end (its separator)
+    per_text = np.diff(np.searchsorted(starts, text_end), prepend=0)
+    doc = np.repeat(np.arange(len(lengths)), per_text)
     group = np.empty(len(starts), np.int64)
     short = np.flatnonzero(lens <= _MAX_PACKED)
     group[short], first = _packed_groups(raw, starts[short], lens[short])
