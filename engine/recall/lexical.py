@@ -364,6 +364,14 @@ class LexicalIndex:
         slot = self._id_to_slot.get(doc_id)
         return None if slot is None else int(self._flags[slot])
 
+    def flags_of(self, ids: list[str]) -> tuple[np.ndarray, list[str]]:
+        """(flags of each id, 0 when not indexed; the ids not indexed). One array copy
+        when ids are this index's own documents in order (a first open's vectors)."""
+        if ids == self._slot_ids:
+            return self._flags[: len(ids)].copy(), []
+        flags = np.fromiter((self.flags(i) or 0 for i in ids), np.uint8, len(ids))
+        return flags, [i for i in ids if i not in self]
+
     def _maybe_compact(self) -> None:
         base = len(self._b_tslots)
         if self._d_npost > max(50_000, base // 4) or self._dead_post > max(50_000, base // 4):
