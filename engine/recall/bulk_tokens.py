@@ -14,7 +14,7 @@ chunk ever become strings. Any other text takes the regex path.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -37,19 +37,15 @@ def bulk_tokenize_ids(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.n
         return [], np.zeros(0, np.int64), np.zeros(0, np.int64)
     joined = "\n".join(texts)  # a non-word character: no token spans two texts
     if joined.isascii():
-        try:
-            return _ascii_ids(joined.lower(), [len(t) for t in texts])
-        except _Collision:
-            pass
+        cut = _ascii_ids(joined.lower(), [len(t) for t in texts])
+        if cut is not None:
+            return cut
     return _regex_ids(texts)
 
 
-class _Collision(Exception):
-    """Two different tokens hashed alike (never seen): the chunk takes the regex path."""
-
-
-def _ascii_ids(text: str, lengths: list[int]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The byte path: token spans from a word-byte mask, ids from the packed bytes."""
+def _ascii_ids(text: str, lengths: list[int]) -> Optional[tuple[list[str], np.ndarray, np.ndarray]]:
+    """The byte path: token spans from a word-byte mask, ids from the packed bytes
+    (None if two different tokens hashed alike, never seen: the regex path then)."""
     raw = np.frombuffer(text.encode("ascii"), np.uint8)
     word = np.zeros(len(raw) + 2, np.int8)
     word[1:-1] = _WORD_BYTE[raw]
@@ -61,7 +57,10 @@ def _ascii_ids(text: str, lengths: list[int]) -> tuple[list[str], np.ndarray, np
     doc = np.repeat(np.arange(len(lengths)), per_text)
     group = np.empty(len(starts), np.int64)
     short = np.flatnonzero(lens <= _MAX_PACKED)
-    group[short], first = _packed_groups(raw, starts[short], lens[short])
+    grouped = _packed_groups(raw, starts[short], lens[short])
+    if grouped is None:
+        return None
+    group[short], first = grouped
     firsts: list[int] = short[first].tolist()  # the token where each group first occurs
     long_at = np.flatnonzero(lens > _MAX_PACKED)
     if len(long_at):  # the few long tokens are told apart as strings, numbered after
@@ -81,7 +80,7 @@ def _ascii_ids(text: str, lengths: list[int]) -> tuple[list[str], np.ndarray, np
     return terms, doc, rank[group]
 
 
-def _packed_groups(raw: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _packed_groups(raw: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]:
     """(group per token, index of each group's first token) for tokens of at most
     _MAX_PACKED bytes: the bytes packed eight to a little-endian 64-bit word, the
     words hashed into one key, the keys sorted into groups, and then every token
@@ -106,9 +105,8 @@ def _packed_groups(raw: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> tup
     group = np.empty(len(key), np.int64)
     group[order] = np.cumsum(new) - 1
     rep = first[group]
-    same = np.array_equal(lens, lens[rep]) and all(np.array_equal(w, w[rep]) for w in words)
-    if not same:
-        raise _Collision
+    if not (np.array_equal(lens, lens[rep]) and all(np.array_equal(w, w[rep]) for w in words)):
+        return None  # a hash collision: the caller takes the exact regex path
     return group, first
 
 

@@ -2,10 +2,11 @@
 
     lexical, hashes = await rebuild_lexical(store)
 
-Why worker processes: cutting a million texts into tokens is regex and dict work
-in Python, held by the GIL (~20 s of one core, most of a first open at a million
-entries). For a large store, with workers on (WORKERS below), slices of the
-table (by rowid) are read and cut in spawned worker processes, each with its own read-only connection, while this
+Serially, the next page is read while the current one is cut. Why worker processes:
+reading and cutting a million texts (rows, text hashes, bulk_tokens.py) is still
+~11 s of one core under load (it was ~20 s before the byte tokenizer). For a large
+store, with workers on (WORKERS below), slices of the table (by rowid) are read and
+cut in spawned worker processes, each with its own read-only connection, while this
 process adds the finished slices to one LexicalBuilder in rowid order: the index
 equals the one built here serially (a test checks). Rows committed while the
 workers read are harmless: the caller took the change_log watermark first, and
