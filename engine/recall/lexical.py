@@ -31,60 +31,18 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from ..words import CJK as _CJK
-from ..words import STOP_WORDS, normalize, tokenize
+from ..words import STOP_WORDS
+from .bulk_tokens import bulk_tokenize_ids
 from .topk import stable_top_k
 
 TOKENIZER_VERSION = 2  # 2: stop words are not indexed
 SUPERSEDED = 1  # flag bit: the entry has superseded_by set
-
-_SEP = "\ue000"  # private-use separator for bulk tokenisation; never a token character
-_BULK_RE = re.compile(rf"{_SEP}|[{_CJK}]+|[^\W_{_CJK}]+")
-_HAS_CJK = re.compile(rf"[{_CJK}]")
-
-
-def bulk_tokenize_ids(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Tokenise many texts at once into (terms, doc_index, term_id) arrays.
-
-    Equal to calling `tokenize` per text (a test checks), but one regex pass over
-    the joined corpus and vectorised id mapping instead of per-document work."""
-    n = len(texts)
-    if n == 0:
-        return [], np.zeros(0, np.int64), np.zeros(0, np.int64)
-    joined = _SEP.join(texts)
-    if joined.count(_SEP) != n - 1:  # a text contains the separator itself: slow path
-        toks = [tokenize(t) for t in texts]
-        vocab: dict[str, int] = {}
-        docs, tids = [], []
-        for i, ts in enumerate(toks):
-            for t in ts:
-                docs.append(i)
-                tids.append(vocab.setdefault(t, len(vocab)))
-        return list(vocab), np.asarray(docs, np.int64), np.asarray(tids, np.int64)
-    norm = normalize(joined)
-    runs = _BULK_RE.findall(norm)
-    if _HAS_CJK.search(norm):
-        expanded: list[str] = []
-        for run in runs:
-            if len(run) > 1 and _HAS_CJK.match(run):
-                expanded.extend(run[i : i + 2] for i in range(len(run) - 1))
-            else:
-                expanded.append(run)
-        runs = expanded
-    vocab = {t: i for i, t in enumerate(dict.fromkeys([_SEP, *runs]))}
-    ids = np.fromiter(map(vocab.__getitem__, runs), dtype=np.int64, count=len(runs))
-    is_sep = ids == 0
-    doc = np.cumsum(is_sep)
-    keep = ~is_sep
-    terms = list(vocab)[1:]
-    return terms, doc[keep], ids[keep] - 1
 
 
 @dataclass
@@ -133,15 +91,22 @@ _TF_BITS = 20
 def _term_major(d_doc, d_tid, tf, n_docs: int, n_terms: int) -> tuple[np.ndarray, np.ndarray]:
     """(slots, tf) of the postings in term order, slots ascending within a term: one
     in-place sort of (term, slot, tf) packed into an int64 when they fit (integer
-    counts; a stable argsort of 15M term ids took ~4x as long), else the argsort."""
-    counts = tf
+    counts; a stable argsort of 15M term ids took ~4x as long), else the argsort.
+    Computed in place: at a million entries each temporary would be ~160 MB."""
     fits = n_docs * n_terms < 1 << (63 - _TF_BITS)
-    if fits and counts.dtype.kind in "iu" and int(counts.max(initial=0)) < 1 << _TF_BITS:
-        key = (d_tid * n_docs + d_doc) << _TF_BITS | counts
+    if fits and tf.dtype.kind in "iu" and int(tf.max(initial=0)) < 1 << _TF_BITS:
+        key = d_tid.astype(np.int64)
+        key *= n_docs
+        key += d_doc
+        key <<= _TF_BITS
+        key |= tf
         key.sort()
-        return ((key >> _TF_BITS) % max(n_docs, 1)).astype(np.int32), (key & ((1 << _TF_BITS) - 1)).astype(np.float32)
+        ttf = (key & ((1 << _TF_BITS) - 1)).astype(np.float32)
+        key >>= _TF_BITS
+        key %= max(n_docs, 1)
+        return key.astype(np.int32), ttf
     order = np.argsort(d_tid, kind="stable")
-    return d_doc[order].astype(np.int32), np.asarray(tf, np.float32)[order]
+    return np.asarray(d_doc[order], np.int32), np.asarray(tf, np.float32)[order]
 
 
 class LexicalIndex:
@@ -223,20 +188,25 @@ class LexicalIndex:
         dl: Optional[np.ndarray] = None,
     ) -> None:
         """Make a fresh base from (doc, term, tf) occurrences; tf None means one per occurrence."""
-        if len(set(ids)) != len(ids):
-            raise ValueError("duplicate document ids")
         n_docs, n_terms = len(ids), len(terms)
         if tf is None:
             d_doc, d_tid, counts = _count_pairs(doc, tid, max(n_terms, 1))  # doc-major, terms ascending
-            d_tf = counts.astype(np.float32)
             lengths: np.ndarray = np.bincount(doc, minlength=n_docs).astype(np.float64)
-            tslots, ttf = _term_major(d_doc, d_tid, counts, n_docs, n_terms)
-        else:
-            doc, tid = np.asarray(doc, np.int64), np.asarray(tid, np.int64)
-            order = np.lexsort((tid, doc))
-            d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
-            lengths = np.asarray(dl, np.float64) if dl is not None else np.bincount(d_doc, weights=d_tf, minlength=n_docs)
-            tslots, ttf = _term_major(d_doc, d_tid, d_tf, n_docs, n_terms)
+            self._load_pairs(ids, terms, d_doc, d_tid, counts, lengths, flags)
+            return
+        doc, tid = np.asarray(doc, np.int64), np.asarray(tid, np.int64)
+        order = np.lexsort((tid, doc))
+        d_doc, d_tid, d_tf = doc[order], tid[order], np.asarray(tf, np.float32)[order]
+        lengths = np.asarray(dl, np.float64) if dl is not None else np.bincount(d_doc, weights=d_tf, minlength=n_docs)
+        self._load_pairs(ids, terms, d_doc, d_tid, d_tf, lengths, flags)
+
+    def _load_pairs(self, ids, terms, d_doc, d_tid, tf, lengths, flags) -> None:
+        """Make a fresh base from distinct (doc, term) pairs in doc-major order, terms
+        ascending within a doc, with their counts (integer counts sort faster)."""
+        if len(set(ids)) != len(ids):
+            raise ValueError("duplicate document ids")
+        n_docs, n_terms = len(ids), len(terms)
+        tslots, ttf = _term_major(d_doc, d_tid, tf, n_docs, n_terms)
         dptr = np.zeros(n_docs + 1, np.int64)
         np.cumsum(np.bincount(d_doc, minlength=n_docs), out=dptr[1:])
         tptr = np.zeros(n_terms + 1, np.int64)
@@ -245,8 +215,8 @@ class LexicalIndex:
             ids,
             terms,
             dptr,
-            d_tid.astype(np.int32),
-            d_tf,
+            np.asarray(d_tid, np.int32),
+            np.asarray(tf, np.float32),
             tptr,
             tslots,
             ttf,
@@ -393,6 +363,15 @@ class LexicalIndex:
     def flags(self, doc_id: str) -> Optional[int]:
         slot = self._id_to_slot.get(doc_id)
         return None if slot is None else int(self._flags[slot])
+
+    def flags_of(self, ids: list[str]) -> tuple[np.ndarray, list[str]]:
+        """(flags of each id, 0 when not indexed; the ids not indexed): one dict pass and
+        one gather, not a method call per id (a first open's million vectors)."""
+        get = self._id_to_slot.get
+        slots = np.fromiter((get(i, -1) for i in ids), np.int64, len(ids))
+        missing = slots < 0
+        flags = np.where(missing, 0, self._flags[np.maximum(slots, 0)]).astype(np.uint8)
+        return flags, [ids[j] for j in np.flatnonzero(missing).tolist()]
 
     def _maybe_compact(self) -> None:
         base = len(self._b_tslots)
@@ -656,8 +635,10 @@ class LexicalBuilder:
         self._params = params
         self._vocab: dict[str, int] = {}
         self._ids: list[str] = []
-        self._doc: list[np.ndarray] = []
+        self._doc: list[np.ndarray] = []  # distinct (doc, term) pairs, doc-major: each chunk counted as added
         self._tid: list[np.ndarray] = []
+        self._tf: list[np.ndarray] = []
+        self._len: list[np.ndarray] = []  # tokens per document
         self._flags: list[np.ndarray] = []
 
     def add(self, ids: Sequence[str], texts: Sequence[str], flags: Optional[Sequence[int]] = None) -> None:
@@ -667,23 +648,31 @@ class LexicalBuilder:
 
     def add_tokens(self, ids: Sequence[str], terms: list[str], doc: np.ndarray, tid: np.ndarray, flags=None) -> None:
         """Add a chunk `bulk_tokenize_ids` cut (here or in a worker process): chunks
-        added in the same order give the same index however they were cut."""
+        added in the same order give the same index however they were cut. The chunk's
+        pairs are counted now (a sort of one chunk, not of the whole corpus at the end)."""
         vocab = self._vocab
         gid = np.fromiter((-1 if t in STOP_WORDS else vocab.setdefault(t, len(vocab)) for t in terms), np.int64, len(terms))
         tid = gid[tid]
         keep = tid >= 0
-        self._doc.append((doc[keep] + len(self._ids)).astype(np.int32))
-        self._tid.append(tid[keep].astype(np.int32))
+        doc = np.asarray(doc)[keep]
+        d_doc, d_tid, counts = _count_pairs(doc, tid[keep], max(len(vocab), 1))
+        self._doc.append((d_doc + len(self._ids)).astype(np.int32))
+        self._tid.append(d_tid.astype(np.int32))
+        self._tf.append(counts.astype(np.int32))
+        self._len.append(np.bincount(doc, minlength=len(ids)).astype(np.float64))
         self._flags.append(np.zeros(len(ids), np.uint8) if flags is None else np.asarray(flags, np.uint8))
         self._ids.extend(ids)
 
     def finish(self) -> "LexicalIndex":
         index = LexicalIndex(**self._params)
 
-        def cat(parts, dtype):
+        def take(name: str, dtype) -> np.ndarray:
+            """One list of chunks joined and let go, so only one copy is held at a time."""
+            parts = getattr(self, name)
+            setattr(self, name, [])
             return np.concatenate(parts) if parts else np.zeros(0, dtype)
 
-        doc, tid, flags = cat(self._doc, np.int32), cat(self._tid, np.int32), cat(self._flags, np.uint8)
-        self._doc, self._tid = [], []
-        index._load_triples(self._ids, list(self._vocab), doc, tid, None, flags)
+        doc, tid, tf = take("_doc", np.int32), take("_tid", np.int32), take("_tf", np.int32)
+        lengths, flags = take("_len", np.float64), take("_flags", np.uint8)
+        index._load_pairs(self._ids, list(self._vocab), doc, tid, tf, lengths, flags)
         return index

@@ -2,10 +2,11 @@
 
     lexical, hashes = await rebuild_lexical(store)
 
-Why worker processes: cutting a million texts into tokens is regex and dict work
-in Python, held by the GIL (~20 s of one core, most of a first open at a million
-entries). For a large store, with workers on (WORKERS below), slices of the
-table (by rowid) are read and cut in spawned worker processes, each with its own read-only connection, while this
+Serially, the next page is read while the current one is cut. Why worker processes:
+reading and cutting a million texts (rows, text hashes, bulk_tokens.py) is still
+~11 s of one core under load (it was ~20 s before the byte tokenizer). For a large
+store, with workers on (WORKERS below), slices of the table (by rowid) are read and
+cut in spawned worker processes, each with its own read-only connection, while this
 process adds the finished slices to one LexicalBuilder in rowid order: the index
 equals the one built here serially (a test checks). Rows committed while the
 workers read are harmless: the caller took the change_log watermark first, and
@@ -71,7 +72,7 @@ class Slice:
 def cut(rows: list[tuple]) -> Slice:
     """(id, key, content, tags json, superseded_by) rows -> their tokens and text hashes."""
     ids = [r[0] for r in rows]
-    texts = [entry_text(r[1], r[2], json.loads(r[3])) for r in rows]
+    texts = [entry_text(r[1], r[2], json.loads(r[3]) if r[3] != "[]" else []) for r in rows]
     hashes = np.fromiter(map(text_hash, texts), np.uint64, len(texts))
     flags = np.fromiter((entry_flags(r[4]) for r in rows), np.uint8, len(rows))
     terms, doc, tid = bulk_tokenize_ids(texts)
@@ -91,13 +92,22 @@ def _read_slice(uri: str, lo: int, hi: int) -> Slice:
 
 
 async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
-    last = 0
-    while rows := await store.fetchall(
-        f"SELECT rowid, {SELECT} FROM entries WHERE rowid > ? AND tier != 'working' ORDER BY rowid LIMIT {SLICE_ROWS}",
-        (last,),
-    ):
-        last = rows[-1][0]
-        yield await asyncio.to_thread(cut, [r[1:] for r in rows])
+    """Pages of the table cut in a thread, the next page read meanwhile (SQLite and
+    numpy release the GIL for much of their work: the read and the cut overlap)."""
+
+    async def page(after: int) -> list[tuple]:
+        return await store.fetchall(
+            f"SELECT rowid, {SELECT} FROM entries WHERE rowid > ? AND tier != 'working' ORDER BY rowid LIMIT {SLICE_ROWS}",
+            (after,),
+        )
+
+    ahead = asyncio.ensure_future(page(0))
+    try:
+        while rows := await ahead:
+            ahead = asyncio.ensure_future(page(rows[-1][0]))
+            yield await asyncio.to_thread(cut, [r[1:] for r in rows])
+    finally:
+        ahead.cancel()
 
 
 async def _parallel_slices(path: Path, count: int, top: int, workers: int) -> AsyncGenerator[Slice, None]:

@@ -152,11 +152,11 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
     except BaseException:
         writer.__exit__(None, None, None)
         raise
-    lexical, n = idx.lexical, len(ids)
+    lexical = idx.lexical
     codes = await asyncio.to_thread(_codes_of, m32)
     index = VectorIndex(dim, model_id)
-    index.set_base(ids, m32, codes, np.fromiter((lexical.flags(i) or 0 for i in ids), np.uint8, n))
-    unindexed = [i for i in ids if i not in lexical]
+    flags, unindexed = lexical.flags_of(ids)
+    index.set_base(ids, m32, codes, flags)
     for entry_id in unindexed:  # vectors of working memories or of entries gone: not recalled
         index.remove(entry_id)
     async with idx.lock:

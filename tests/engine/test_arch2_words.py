@@ -6,13 +6,13 @@ from __future__ import annotations
 from engine import words
 from engine.consolidation import text
 from engine.consolidation.text import content_words, slug
-from engine.recall import lexical, tokenize
+from engine.recall import bulk_tokens, lexical, tokenize
 from engine.recall.pipeline import prepare_query
 
 
 def test_recall_and_consolidation_read_the_one_module():
     assert tokenize.STOP_WORDS is lexical.STOP_WORDS is words.STOP_WORDS
-    assert tokenize.tokenize is lexical.tokenize is words.tokenize
+    assert tokenize.tokenize is bulk_tokens.tokenize is words.tokenize  # the index builder cuts with the same rules
     assert text.STOP_WORDS is words.CHAT_STOP_WORDS and text.words is words.words
     # one core: every word both callers drop is in both lists
     assert words._CORE <= words.ENGLISH_STOP_WORDS and words._CORE <= words.CHAT_STOP_WORDS
