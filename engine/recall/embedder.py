@@ -413,6 +413,7 @@ class Embedder:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._bulk = None  # the ONNX session's ~90 MB of weights go with the embedder
 
 
 def _set_torch_threads(n: int) -> None:

@@ -4,7 +4,9 @@ export cannot be used the backfill finishes on torch and says why."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -14,9 +16,8 @@ from engine.recall import onnx_encoder
 from engine.recall.embedder import Embedder
 from engine.recall.tokenize import entry_text
 
-from .helpers import insert, make_entry
+from .helpers import FakeEmbedder, insert, make_entry
 
-pytestmark = pytest.mark.slow
 MODEL = "all-MiniLM-L6-v2"
 TOPICS = ("the user's cat Miso sleeps on the radiator", "deploys go out on Tuesdays after review", "dark roast, no sugar")
 
@@ -43,6 +44,7 @@ async def stored(store) -> dict[str, tuple[str, np.ndarray]]:
     return {r[0]: (r[1], np.frombuffer(r[2], np.float32)) for r in rows}
 
 
+@pytest.mark.slow
 async def test_a_large_backlog_is_embedded_on_onnx_with_torchs_vectors(
     store, make_service, settings, real_embedding_model, monkeypatch
 ):
@@ -59,6 +61,7 @@ async def test_a_large_backlog_is_embedded_on_onnx_with_torchs_vectors(
     assert cosines.min() >= onnx_encoder.MIN_COSINE
 
 
+@pytest.mark.slow
 async def test_a_small_backlog_stays_on_torch_without_an_export(store, make_service, settings, real_embedding_model, monkeypatch):
     monkeypatch.setattr(emb, "ONNX_BACKFILL_MIN", 100)
     await backlog(store, 20)
@@ -67,6 +70,7 @@ async def test_a_small_backlog_stays_on_torch_without_an_export(store, make_serv
     assert len(await stored(store)) == 20
 
 
+@pytest.mark.slow
 async def test_onnx_vectors_that_drift_from_torch_are_never_stored(
     store, make_service, settings, real_embedding_model, monkeypatch
 ):
@@ -81,6 +85,7 @@ async def test_onnx_vectors_that_drift_from_torch_are_never_stored(
     assert all(np.array_equal(vectors[i][1], torch_vecs[j]) for j, i in enumerate(ids))
 
 
+@pytest.mark.slow
 async def test_without_onnxruntime_the_backfill_finishes_on_torch_and_says_why(
     store, make_service, settings, real_embedding_model, monkeypatch
 ):
@@ -90,3 +95,27 @@ async def test_without_onnxruntime_the_backfill_finishes_on_torch_and_says_why(
     embedder = await backfill(make_service, settings)
     assert embedder.bulk_message.startswith("torch (onnxruntime is not installed"), embedder.bulk_message
     assert len(await stored(store)) == 40
+
+
+async def test_a_query_is_answered_while_the_export_is_still_running(monkeypatch):
+    """The export takes seconds: it has a thread of its own, not the model worker a
+    query needs (here the only one)."""
+    monkeypatch.setattr(emb, "ONNX_BACKFILL_MIN", 0)
+    exporting, release = threading.Event(), threading.Event()
+
+    def slow_build(self) -> None:
+        exporting.set()
+        release.wait(60)
+
+    monkeypatch.setattr(FakeEmbedder, "_build_bulk", slow_build)
+    fake = FakeEmbedder("fake")
+    fake._pool = emb.ModelWorkers(1)
+    try:
+        await fake.ensure_loaded()
+        fake.start_bulk(10_000)
+        assert await asyncio.to_thread(exporting.wait, 60)
+        vec = await asyncio.wait_for(fake.embed_query("where does Miso sleep"), 30)
+        assert vec.shape == (64,) and not fake._bulk_future.done()
+    finally:
+        release.set()
+        fake.close()
