@@ -3,7 +3,7 @@
     HF_HUB_OFFLINE=1 .venv/bin/python -m benchmarks.backfill_bench [--entries 10000] [--baseline-entries 2000]
 
 A synthetic store (engine/recall/bench.py's corpus, fixed seed) with no vectors is
-backfilled by RecallService.embed_pending (length-sorted batches, one per model
+backfilled by RecallService.embed_pending (length-sorted batches of BATCH, one per model
 worker, persisted per batch). The baseline, in the same process on the same texts,
 is the path it replaced: fixed batches of 32 in pending order, one at a time on all
 cores, persisted per batch. The baseline runs on the first --baseline-entries only
@@ -96,9 +96,10 @@ async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
             times: list[float] = []
             _timed(svc.embedder, times)
             started, cpu = time.perf_counter(), time.process_time()
-            done = await svc.embed_pending()
+            done = await svc.embed_pending(batch=BATCH)  # the batch the app's background backfill uses
             seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
             stored = (await store.fetchone("SELECT count(*) FROM vectors"))[0]
+            encoder = svc.embedder.bulk_message
             await svc.close()
         finally:
             await store.close()
@@ -116,6 +117,7 @@ async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
         "batches": len(times),
         "batch_size": BATCH,
         "workers": emb.BACKFILL_WORKERS,
+        "encoder": encoder,
         "model_load_s": round(load_s, 2),
         "mean_text_chars": round(sum(len(entry_text(k, c, tg)) for k, c, tg in corpus) / len(corpus), 1),
         "baseline": baseline,

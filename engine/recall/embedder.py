@@ -13,6 +13,7 @@ import concurrent.futures
 import contextlib
 import itertools
 import json
+import logging
 import os
 import queue
 import threading
@@ -24,6 +25,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 from ..errors import ModelError
+from . import onnx_encoder
 
 KEY = "memory.embeddingModel"
 DEFAULT_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
@@ -44,6 +46,10 @@ BATCH_THREADS = int(os.environ.get("ECHO_MEMORY_BATCH_THREADS", str(os.cpu_count
 # threads embedded 14-27 entries/s against 36-47/s on 1 thread (all-MiniLM-L6-v2,
 # 64 texts of ~28 tokens); independent workers lose nothing when a core is taken.
 BACKFILL_WORKERS = max(1, int(os.environ.get("ECHO_MEMORY_BACKFILL_WORKERS", str(os.cpu_count() or 1))))
+# A backlog at least this long is embedded on ONNX Runtime (onnx_encoder.py: ~1.8x the
+# entries per CPU-second, the same vectors); the export costs a few CPU-seconds, won back
+# after ~1,000 entries. 0: every backfill; negative: never (torch only).
+ONNX_BACKFILL_MIN = int(os.environ.get("ECHO_MEMORY_ONNX_BACKFILL_MIN", "2000"))
 LOAD_KEY = "memory.embeddingLoadTimeoutSeconds"
 INFERENCE_KEY = "memory.embeddingTimeoutSeconds"
 
@@ -57,6 +63,7 @@ class EmbeddingTimeout(ModelError, TimeoutError):
 
 
 INTERACTIVE, BACKGROUND = 0, 1
+log = logging.getLogger(__name__)
 
 
 class ModelWorkers:
@@ -190,6 +197,11 @@ class Embedder:
 
     status: not_loaded -> loading -> ready | failed (with a message)."""
 
+    # backfill batches run on this ONNX encoder once start_bulk() has built it
+    _bulk: Optional[Callable[[list[str]], np.ndarray]] = None
+    _bulk_future: Optional[concurrent.futures.Future] = None
+    bulk_message = "torch"  # which encoder the backfill uses, or why ONNX Runtime is not used
+
     def __init__(self, name: str):
         self.name = name
         self.status = NOT_LOADED
@@ -293,6 +305,42 @@ class Embedder:
             )
         return np.ascontiguousarray(vecs, dtype=np.float32)
 
+    def start_bulk(self, backlog: int) -> None:
+        """For a backlog of at least ONNX_BACKFILL_MIN entries, build the ONNX encoder for
+        backfill batches, once, on a thread of its own (no model worker, so no query,
+        waits for the export): the batches run on torch meanwhile, then on ONNX Runtime."""
+        with self._lock:
+            if self._bulk_future is None and self.status == READY and 0 <= ONNX_BACKFILL_MIN <= backlog:
+                fut: concurrent.futures.Future = concurrent.futures.Future()
+                self._bulk_future = fut
+
+                def build() -> None:
+                    try:
+                        self._build_bulk()
+                    finally:
+                        fut.set_result(None)
+
+                threading.Thread(target=build, name="echo-embed-onnx", daemon=True).start()
+
+    def _build_bulk(self) -> None:
+        parts = _mean_pooled_parts(self._model)
+        fast = getattr(self, "_fast", None)
+        if parts is None or fast is None:
+            self.bulk_message = "torch (ONNX Runtime needs a [Transformer, mean Pooling, Normalize] model)"
+            return
+        _set_torch_threads(1)
+        try:
+            self._bulk, why = onnx_encoder.build(*parts, self._encode_lock, fast)
+        except Exception as exc:  # the check's torch reference failed: torch says why on its next batch
+            self._bulk, why = None, f"{type(exc).__name__}: {exc}"
+        self.bulk_message = why if self._bulk is not None else f"torch ({why})"
+        log.info("backfill encoder: %s", self.bulk_message)
+
+    def _encode_background(self, texts: Sequence[str], batch_size: int) -> np.ndarray:
+        """A backfill batch: on ONNX Runtime once built (chosen when the job runs), else torch."""
+        bulk = self._bulk
+        return bulk(list(texts)) if bulk is not None else self.encode_sync(texts, batch_size)
+
     async def _run(
         self, fn, *args, threads: int, background: bool = False, timeout: Optional[float] = None, what: str = "embedding"
     ):
@@ -330,9 +378,11 @@ class Embedder:
         texts = list(texts)
         if background:
             threads = 1 if BACKFILL_WORKERS > 1 else BATCH_THREADS
+            fn = self._encode_background
         else:
             threads = QUERY_THREADS if len(texts) == 1 else BATCH_THREADS
-        return await self._run(self.encode_sync, texts, batch_size, threads=threads, background=background, timeout=timeout)
+            fn = self.encode_sync
+        return await self._run(fn, texts, batch_size, threads=threads, background=background, timeout=timeout)
 
     async def embed_query(self, text: str, timeout: Optional[float] = None) -> np.ndarray:
         """One query vector; timeout (memory.embeddingTimeoutSeconds) covers the inference
@@ -363,6 +413,7 @@ class Embedder:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._bulk = None  # the ONNX session's ~90 MB of weights go with the embedder
 
 
 def _set_torch_threads(n: int) -> None:
@@ -373,14 +424,10 @@ def _set_torch_threads(n: int) -> None:
         torch.set_num_threads(n)
 
 
-def _fast_encoder(model, lock: threading.Lock) -> Optional[Callable[[list[str]], np.ndarray]]:
-    """A leaner path for a batch through the common [Transformer, mean Pooling,
-    Normalize] stack: the same arithmetic as `encode` (a test compares them) without
-    its batching machinery (~1.7 ms less per query here, 9.8 -> 8.1 ms), and with only
-    the tokenizer under `lock`, so backfill workers run the network side by side.
-    None for any other module layout, which then uses `encode`."""
+def _mean_pooled_parts(model) -> Optional[tuple[Any, Any, int]]:
+    """(tokenizer, network, max length) of a [Transformer, mean Pooling, Normalize]
+    stack, or None for any other module layout."""
     try:
-        import torch
         from sentence_transformers.models import Normalize, Pooling, Transformer
 
         mods = list(model)
@@ -408,9 +455,23 @@ def _fast_encoder(model, lock: threading.Lock) -> Optional[Callable[[list[str]],
             )
         if not mean_only or getattr(tr, "do_lower_case", False):
             return None
-        tokenizer, net, max_len = tr.tokenizer, tr.auto_model, tr.max_seq_length
+        return tr.tokenizer, tr.auto_model, tr.max_seq_length
     except Exception:
         return None
+
+
+def _fast_encoder(model, lock: threading.Lock) -> Optional[Callable[[list[str]], np.ndarray]]:
+    """A leaner path for a batch through the common [Transformer, mean Pooling,
+    Normalize] stack: the same arithmetic as `encode` (a test compares them) without
+    its batching machinery (~1.7 ms less per query here, 9.8 -> 8.1 ms), and with only
+    the tokenizer under `lock`, so backfill workers run the network side by side.
+    None for any other module layout, which then uses `encode`."""
+    import torch
+
+    parts = _mean_pooled_parts(model)
+    if parts is None:
+        return None
+    tokenizer, net, max_len = parts
 
     def encode(texts: list[str]) -> np.ndarray:
         with lock:
