@@ -42,6 +42,11 @@ from .rows import (
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
+# SQLite's page cache (KiB, as PRAGMA cache_size takes it negated). Every entry lands in
+# about a dozen indexes at random places (ids are random): with the default 2 MiB each
+# insert re-read index pages, and an import batch spilled dirty pages to the WAL before
+# its commit. 64 MiB keeps a 100k store's hot index pages: inserts cost ~20% less CPU.
+CACHE_KIB = 65_536
 # BEGIN IMMEDIATE answered SQLITE_BUSY without waiting (it can, e.g. when this
 # connection's snapshot is stale): retried with doubling pauses up to this long.
 BEGIN_RETRY_SECONDS = BUSY_TIMEOUT_MS / 1000
@@ -396,6 +401,7 @@ class Store:
     async def _configure(self) -> None:
         await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         await self.conn.execute("PRAGMA foreign_keys=ON")
+        await self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         # Reading the schema makes a corrupt file fail here, not later.
         version = await self.schema_version()
         async with self.conn.execute("SELECT count(*) FROM sqlite_master") as cur:
