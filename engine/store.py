@@ -50,6 +50,8 @@ CACHE_KIB = 65_536
 # BEGIN IMMEDIATE answered SQLITE_BUSY without waiting (it can, e.g. when this
 # connection's snapshot is stale): retried with doubling pauses up to this long.
 BEGIN_RETRY_SECONDS = BUSY_TIMEOUT_MS / 1000
+# An audit record's detail as JSON (json.dumps with options builds an encoder a call).
+_DETAIL_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 # Each migration takes the schema from version i to i+1. Append, never edit.
 MIGRATIONS: list[str] = [
@@ -615,7 +617,7 @@ class Store:
             actor,
             entry_id,
             reason,
-            json.dumps(detail or {}, ensure_ascii=False, default=str),
+            _DETAIL_JSON(detail or {}),
         )
 
     @staticmethod

@@ -28,6 +28,11 @@ from .core import EngineCore
 # writes them to the WAL: at 100k entries 10,000 a batch costs SQLite ~40% less CPU
 # than 2,000 (benchmarks/import_bench.py).
 IMPORT_BATCH = 10_000
+# The first batches are smaller (this many entries, then doubling up to IMPORT_BATCH):
+# nothing is written until the first batch is checked (the scanner), so a small one
+# starts the pipeline and the progress bar sooner, while the store is small and a
+# commit still cheap.
+FIRST_BATCH = 2000
 
 
 @dataclass
@@ -360,11 +365,14 @@ class _ChainChecks:
 
 
 def _batches(chains: list[list[tuple[dict, MemoryEntry]]], size: int) -> list[list[list[tuple[dict, MemoryEntry]]]]:
-    """Whole chains, in order, grouped so a batch holds at most size entries (a longer chain alone)."""
+    """Whole chains, in order, grouped so a batch holds at most size entries (a longer
+    chain alone); from FIRST_BATCH entries, doubling, when size is larger."""
     batches: list[list[list[tuple[dict, MemoryEntry]]]] = []
-    held = 0
+    held, limit = 0, min(size, FIRST_BATCH)
     for chain in chains:
-        if not batches or held + len(chain) > size:
+        if not batches or held + len(chain) > limit:
+            if batches:
+                limit = min(size, limit * 2)
             batches.append([])
             held = 0
         batches[-1].append(chain)
