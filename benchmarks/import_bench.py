@@ -36,6 +36,7 @@ import aiosqlite
 from benchmarks import results_io
 from benchmarks.engine_bench import synthetic_entries
 from engine import MemoryEngine
+from engine.facade.transfer import FIRST_BATCH
 from engine.gate import entry_texts
 from engine.importers.jsonl import read_jsonl_entries
 from engine.memory import IMPORT_BATCH
@@ -65,6 +66,7 @@ async def gated_import(db: Path, src: Path, n: int) -> dict:
         "entries_per_cpu_s": round(n / cpu),
         "batches": len(marks),
         "batch_size": IMPORT_BATCH,
+        "first_batch": min(FIRST_BATCH, IMPORT_BATCH),  # then doubling up to batch_size
         "batch_seconds": {"p50": round(statistics.median(spans), 3), "p95": round(_p(spans, 0.95), 3)},
     }
 

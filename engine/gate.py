@@ -121,7 +121,8 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
         self, checked: list[CheckedChain], actor: AnyActor, reason: str = "", verbatim: bool = False
     ) -> list[list[WriteOutcome | WriteRejected | InvalidValue]]:
         """The store half of write_chains, for chains check_chains passed through."""
-        actor = Actor.parse(actor)
+        # The audit records name the actor: str(Actor) parses its name, so once a batch.
+        actor = str(Actor.parse(actor))
         results: list[list[WriteOutcome | WriteRejected | InvalidValue]] = []
         async with self.store.transaction() as conn:
             batch = await Batch.load(conn, [entry for chain, errors in checked if not any(errors) for entry in chain])

@@ -16,6 +16,8 @@ ENTRY_COLUMNS = (
 ENTRY_FIELDS = tuple(name.strip() for name in ENTRY_COLUMNS.split(","))
 # Position of each field in a row selected with ENTRY_COLUMNS, for code that reads rows raw.
 COL = {name: i for i, name in enumerate(ENTRY_FIELDS)}
+# json.dumps builds a new encoder on each call that passes an option: one, made once.
+_TAGS_JSON = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def entry_to_row(e: MemoryEntry) -> tuple:
@@ -25,7 +27,7 @@ def entry_to_row(e: MemoryEntry) -> tuple:
         e.tier.value,
         e.key,
         e.content,
-        json.dumps(e.tags, ensure_ascii=False),
+        _TAGS_JSON(e.tags),
         e.source_session,
         to_iso(e.created_at),
         to_iso(e.updated_at),

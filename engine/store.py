@@ -42,9 +42,16 @@ from .rows import (
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
+# SQLite's page cache (KiB, as PRAGMA cache_size takes it negated). Every entry lands in
+# about a dozen indexes at random places (ids are random): with the default 2 MiB each
+# insert re-read index pages, and an import batch spilled dirty pages to the WAL before
+# its commit. 64 MiB keeps a 100k store's hot index pages: inserts cost ~20% less CPU.
+CACHE_KIB = 65_536
 # BEGIN IMMEDIATE answered SQLITE_BUSY without waiting (it can, e.g. when this
 # connection's snapshot is stale): retried with doubling pauses up to this long.
 BEGIN_RETRY_SECONDS = BUSY_TIMEOUT_MS / 1000
+# An audit record's detail as JSON (json.dumps with options builds an encoder a call).
+_DETAIL_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
 
 # Each migration takes the schema from version i to i+1. Append, never edit.
 MIGRATIONS: list[str] = [
@@ -396,6 +403,7 @@ class Store:
     async def _configure(self) -> None:
         await self.conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         await self.conn.execute("PRAGMA foreign_keys=ON")
+        await self.conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         # Reading the schema makes a corrupt file fail here, not later.
         version = await self.schema_version()
         async with self.conn.execute("SELECT count(*) FROM sqlite_master") as cur:
@@ -609,7 +617,7 @@ class Store:
             actor,
             entry_id,
             reason,
-            json.dumps(detail or {}, ensure_ascii=False, default=str),
+            _DETAIL_JSON(detail or {}),
         )
 
     @staticmethod
