@@ -253,12 +253,15 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.refresh()
         self.action_cursor_down()
 
-    def reload(self, keep: bool = True, select: Optional[str] = None) -> None:
+    def reload(self, keep: bool = True, select: Optional[str] = None, recount: bool = True) -> None:
         """Fetch the count and the visible pages again. With keep, the cursor stays
         on the same entry (or moves to `select`, a write's new head) if it is in
-        view, else on the same row."""
+        view, else on the same row. Without recount (a new order of the same rows)
+        the settled total is reused: at 1M entries a count is a ~0.1 s index pass."""
         if self.engine is None:
             return
+        settled = self.total >= 0 and self._pages_gen == self._generation and self.error is None
+        known = None if recount or not settled else self.total
         self._generation += 1
         keep_id = select
         if keep and select is None:
@@ -268,7 +271,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         cursor = self.cursor if keep else 0
         top = int(self.scroll_y) if keep else 0
         query = Query(self.flt, self.sort, self.descending)
-        self._reload(self._generation, query, keep_id, cursor, top, max(1, self.size.height - 1))
+        self._reload(self._generation, query, keep_id, cursor, top, max(1, self.size.height - 1), known)
 
     # ---- workers -------------------------------------------------------------------
     async def _fetch_page(
@@ -312,11 +315,13 @@ class EntryBrowser(ScrollView, can_focus=True):
         return await asyncio.shield(self._ladder[1])
 
     @work(exclusive=True, group="browser-reload")
-    async def _reload(self, generation: int, q: Query, keep_id: Optional[str], cursor: int, top: int, height: int) -> None:
+    async def _reload(
+        self, generation: int, q: Query, keep_id: Optional[str], cursor: int, top: int, height: int, known: Optional[int]
+    ) -> None:
         engine = self.engine
 
         async def fetch() -> tuple[int, int, dict[int, Loaded]]:
-            total = await engine.count_entries(q.flt)
+            total = known if known is not None else await engine.count_entries(q.flt)
             at = max(0, min(cursor, total - 1))
             first = max(0, min(top, max(0, total - height)))
             needed = sorted({first // PAGE_SIZE, (first + height) // PAGE_SIZE, at // PAGE_SIZE})
@@ -477,7 +482,7 @@ class EntryBrowser(ScrollView, can_focus=True):
 
     def action_reverse_sort(self) -> None:
         self.descending = not self.descending
-        self.reload(keep=False)
+        self.reload(keep=False, recount=False)
         self._update_titles()
 
     def sort_by(self, column: str) -> None:
@@ -486,7 +491,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         else:
             self.sort = column
             self.descending = column not in ("key", "tier", "type")
-        self.reload(keep=False)
+        self.reload(keep=False, recount=False)
         self._update_titles()
 
     # ---- mouse ------------------------------------------------------------------------

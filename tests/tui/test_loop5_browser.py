@@ -1,0 +1,48 @@
+"""A sort change re-orders the same rows, so the browser does not count them again
+(issue 14: at 1M entries the count is an index pass of ~0.1 s on every `o`); a filter
+changes which rows there are, so it does."""
+
+from __future__ import annotations
+
+from echo_memory_tui.widgets.browser import EntryBrowser
+from engine import EntryFilter, MemoryTier
+
+from .conftest import ready, wait_until
+
+
+async def test_a_sort_change_shows_the_sorted_rows_without_counting_them_again(demo_db, make_app, monkeypatch):
+    app = make_app(demo_db)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await ready(pilot)
+        browser = app.query_one(EntryBrowser)
+        browser.focus()
+        total = browser.total
+        engine = app.engine
+        counted: list[EntryFilter] = []
+        real_count = engine.count_entries
+
+        async def count(flt=None):
+            counted.append(flt)
+            return await real_count(flt)
+
+        monkeypatch.setattr(engine, "count_entries", count)
+
+        async def shows_sorted(sort: str, descending: bool) -> None:
+            await wait_until(
+                pilot, lambda: (browser.sort, browser.descending) == (sort, descending) and browser.rows_ready(), what=sort
+            )
+            want = await engine.list_entries(EntryFilter(), order_by=sort, descending=descending)
+            shown = [browser.row_at(i) for i in range(min(total, browser.size.height - 1))]
+            assert [r.entry.id for r in shown if r] == [e.id for e in want[: len(shown)]]
+            assert browser.total == total and browser.parent.border_subtitle.startswith(f"1 / {total:,}")
+
+        await pilot.press("o")  # updated -> key, ascending
+        await shows_sorted("key", False)
+        await pilot.press("O")
+        await shows_sorted("key", True)
+        assert counted == []
+
+        browser.set_filter(EntryFilter(tier=MemoryTier.ARCHIVAL))  # a filter does change the count
+        archival = len(await engine.list_entries(EntryFilter(tier=MemoryTier.ARCHIVAL)))
+        await wait_until(pilot, lambda: browser.total == archival and browser.rows_ready(), what="filtered")
+        assert len(counted) == 1
