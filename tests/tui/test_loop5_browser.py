@@ -46,3 +46,33 @@ async def test_a_sort_change_shows_the_sorted_rows_without_counting_them_again(d
         archival = len(await engine.list_entries(EntryFilter(tier=MemoryTier.ARCHIVAL)))
         await wait_until(pilot, lambda: browser.total == archival and browser.rows_ready(), what="filtered")
         assert len(counted) == 1
+
+
+async def test_a_filter_typed_and_submitted_at_once_is_read_once(demo_db, make_app, monkeypatch):
+    """A pasted filter and Enter: the submit applies it, and the typing's debounce, firing
+    150 ms later, must not apply it again (a second count and page, at 1M ~0.3 s more
+    before the rows settle, the first answer dropped as stale)."""
+    from textual.widgets import Input
+
+    app = make_app(demo_db)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await ready(pilot)
+        browser = app.query_one(EntryBrowser)
+        engine = app.engine
+        counted: list[EntryFilter] = []
+        real_count = engine.count_entries
+
+        async def count(flt=None):
+            counted.append(flt)
+            return await real_count(flt)
+
+        monkeypatch.setattr(engine, "count_entries", count)
+        await pilot.press("slash")
+        field = app.memory_view.query_one("#filter", Input)
+        await wait_until(pilot, lambda: app.focused is field, what="filter focused")
+        field.insert_text_at_cursor("tier:archival")  # as a paste lands: one change, then Enter
+        await pilot.press("enter")
+        archival = len(await engine.list_entries(EntryFilter(tier=MemoryTier.ARCHIVAL)))
+        await wait_until(pilot, lambda: browser.total == archival and browser.rows_ready(), what="filtered")
+        await pilot.pause(0.5)  # past the typing's debounce
+        assert counted == [EntryFilter(tier=MemoryTier.ARCHIVAL)]
