@@ -21,6 +21,7 @@ from typing import Any, Awaitable, Callable, Iterable, Mapping, Optional
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 
@@ -114,6 +115,8 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self._initial_theme = ui.get("theme") if isinstance(ui.get("theme"), str) else None
         self.first_frame_at: Optional[float] = None
         self._warm_pending = False
+        self._warm_timer: Optional[Timer] = None
+        self.last_input_at = time.perf_counter()  # the last key or click (the launch, until one comes)
         self._stats_waiting = False  # a count is asked for and not yet begun
         self._stats_first_pending = False  # the first count waits for the first rows
         self.recall_state = "not_loaded"
@@ -143,6 +146,8 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         """While a view key, `/`, Esc or a dialog close is still moving the focus, the keys
         typed after it wait here: they go to the widget that key made active, never to
         one that is being hidden (where `a` would archive the entry under a hidden cursor)."""
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self.last_input_at = time.perf_counter()  # the recall warm-up waits for a pause (_start_warm)
         if isinstance(event, events.Key) and not event.is_forwarded and self._held_keys is not None:
             self._held_keys.append(event)
             return
@@ -381,8 +386,10 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             self._watch()
         if self.warm_recall:
             # The model loads in a thread, but importing torch holds the GIL for
-            # seconds: start it once the first rows are up (or after 1.5 s at most).
+            # seconds: first asked once the first rows are up (or after 1.5 s at most),
+            # it then waits for a pause in the keys (_start_warm).
             self._warm_pending = True
+            self._report_recall_state()
             self.set_timer(1.5, self._start_warm)
             if "first_rows" in self.milestones:
                 self._start_warm()
