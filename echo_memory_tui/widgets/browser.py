@@ -21,7 +21,7 @@ and line rendering share the page and cursor state, and the column table is data
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import datetime
 from typing import Any, Optional
 
@@ -204,6 +204,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         self._fetch_scheduled = False
         self._settled: Optional[tuple[int, int]] = None  # (generation, top) last noted as drawn
         self._last_highlight: Optional[str] = "<none>"
+        self._counts: dict[tuple, int] = {}  # a filter's fields -> its count, until the store changes
         self.empty_hint = "No entries."
         self.error: Optional[str] = None
         self.marked: dict[str, MemoryEntry] = {}  # id -> the entry as marked, for a bulk action
@@ -253,15 +254,17 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.refresh()
         self.action_cursor_down()
 
-    def reload(self, keep: bool = True, select: Optional[str] = None, recount: bool = True) -> None:
-        """Fetch the count and the visible pages again. With keep, the cursor stays
-        on the same entry (or moves to `select`, a write's new head) if it is in
-        view, else on the same row. Without recount (a new order of the same rows)
-        the settled total is reused: at 1M entries a count is a ~0.1 s index pass."""
+    def reload(self, keep: bool = True, select: Optional[str] = None) -> None:
+        """Fetch the count and the visible pages again. With keep (a reload in place: the
+        store changed), the cursor stays on the same entry (or moves to `select`, a write's
+        new head) if it is in view, else on the same row, and every remembered count is
+        dropped. Otherwise (a sort, a filter) a count taken since the last change is
+        reused: at 1M entries each is a ~0.1 s index pass."""
         if self.engine is None:
             return
-        settled = self.total >= 0 and self._pages_gen == self._generation and self.error is None
-        known = None if recount or not settled else self.total
+        if keep or select is not None:
+            self._counts.clear()
+        known = self._counts.get(astuple(self.flt))
         self._generation += 1
         keep_id = select
         if keep and select is None:
@@ -372,6 +375,7 @@ class EntryBrowser(ScrollView, can_focus=True):
             self._pages[page] = loaded
         self._pages_gen = message.generation
         self._strips.clear()
+        self._counts[astuple(self.flt)] = message.total
         self.total = message.total
         self.virtual_size = Size(self.size.width, message.total + 1)
         self.set_cursor(message.cursor, force=True)
@@ -482,7 +486,7 @@ class EntryBrowser(ScrollView, can_focus=True):
 
     def action_reverse_sort(self) -> None:
         self.descending = not self.descending
-        self.reload(keep=False, recount=False)
+        self.reload(keep=False)
         self._update_titles()
 
     def sort_by(self, column: str) -> None:
@@ -491,7 +495,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         else:
             self.sort = column
             self.descending = column not in ("key", "tier", "type")
-        self.reload(keep=False, recount=False)
+        self.reload(keep=False)
         self._update_titles()
 
     # ---- mouse ------------------------------------------------------------------------

@@ -76,3 +76,38 @@ async def test_a_filter_typed_and_submitted_at_once_is_read_once(demo_db, make_a
         await wait_until(pilot, lambda: browser.total == archival and browser.rows_ready(), what="filtered")
         await pilot.pause(0.5)  # past the typing's debounce
         assert counted == [EntryFilter(tier=MemoryTier.ARCHIVAL)]
+
+
+async def test_going_back_to_a_filter_reuses_its_count_until_the_store_changes(demo_db, make_app, monkeypatch):
+    """Esc after a filter shows every entry again: their count was taken a moment ago (at 1M
+    another ~0.1 s index pass). A change to the store (a write, a live reload) drops what
+    was counted: the next filter counts again, and shows the new total."""
+    app = make_app(demo_db)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await ready(pilot)
+        browser = app.query_one(EntryBrowser)
+        total = browser.total
+        engine = app.engine
+        counted: list[EntryFilter] = []
+        real_count = engine.count_entries
+
+        async def count(flt=None):
+            counted.append(flt)
+            return await real_count(flt)
+
+        monkeypatch.setattr(engine, "count_entries", count)
+        archival = EntryFilter(tier=MemoryTier.ARCHIVAL)
+        browser.set_filter(archival)
+        await wait_until(pilot, lambda: browser.total < total and browser.rows_ready(), what="filtered")
+        browser.set_filter(EntryFilter())
+        await wait_until(pilot, lambda: browser.total == total and browser.rows_ready(), what="every entry again")
+        assert counted == [archival]
+
+        before = await real_count(archival)
+        semantic = (await engine.list_entries(EntryFilter(tier=MemoryTier.SEMANTIC), limit=1))[0]
+        await engine.archive(semantic.id)  # a write: the archival count grows by one
+        app.refresh_all()
+        await wait_until(pilot, lambda: len(counted) == 2 and browser.rows_ready(), what="recounted in place")
+        browser.set_filter(archival)
+        await wait_until(pilot, lambda: browser.total == before + 1 and browser.rows_ready(), what="archival again")
+        assert len(counted) == 3 and counted[-1] == archival
