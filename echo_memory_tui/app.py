@@ -24,7 +24,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from engine import (
     Actor,
@@ -48,6 +48,7 @@ from .messages import (
     StoreChanged,
 )
 from .widgets.browser import EntryBrowser
+from .widgets.footer import RowsFirstFooter
 from .widgets.memory import MemoryView
 from .widgets.progress import Job, JobPanel
 from .widgets.sources import SourcesBar, SyncState
@@ -211,7 +212,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
                     yield Static("", classes="view-placeholder")
         yield JobPanel(lambda: keys.display_keys(keys.BY_ID["app.cancel_job"], self.keymap), id="jobs")
         yield StatusBar(id="status")
-        yield Footer()
+        yield RowsFirstFooter()
 
     def on_mount(self) -> None:
         if self._initial_theme:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import astuple, dataclass
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from rich.cells import set_cell_size
 from rich.segment import Segment
@@ -205,6 +205,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         self._settled: Optional[tuple[int, int]] = None  # (generation, top) last noted as drawn
         self._last_highlight: Optional[str] = "<none>"
         self._counts: dict[tuple, int] = {}  # a filter's fields -> its count, until the store changes
+        self._after_reload: list[Callable[[], None]] = []  # run once the reload's rows are drawn
         self.empty_hint = "No entries."
         self.error: Optional[str] = None
         self.marked: dict[str, MemoryEntry] = {}  # id -> the entry as marked, for a bulk action
@@ -275,6 +276,19 @@ class EntryBrowser(ScrollView, can_focus=True):
         top = int(self.scroll_y) if keep else 0
         query = Query(self.flt, self.sort, self.descending)
         self._reload(self._generation, query, keep_id, cursor, top, max(1, self.size.height - 1), known)
+
+    def reloading(self) -> bool:
+        """A reload (a new filter or sort, a change to the store) is on its way."""
+        return self.total >= 0 and self._pages_gen != self._generation and self.error is None
+
+    def after_reload(self, callback: Callable[[], None]) -> None:
+        """Run callback once the reload in flight has its rows drawn (or failed)."""
+        self._after_reload.append(callback)
+
+    def _run_after_reload(self) -> None:
+        callbacks, self._after_reload = self._after_reload, []
+        for callback in callbacks:
+            self.call_after_refresh(callback)
 
     # ---- workers -------------------------------------------------------------------
     async def _fetch_page(
@@ -384,6 +398,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         if mark is not None:
             self.call_after_refresh(mark, "first_rows")
         self._check_settled()
+        self._run_after_reload()
 
     def on_entry_browser_page_loaded(self, message: PageLoaded) -> None:
         message.stop()
@@ -418,6 +433,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.error = message.error
         self.app.notify(message.error, title="Could not list entries", severity="error")
         self.refresh()
+        self._run_after_reload()
 
     # ---- cursor ---------------------------------------------------------------------
     def set_cursor(self, index: int, force: bool = False) -> None:

@@ -111,3 +111,39 @@ async def test_going_back_to_a_filter_reuses_its_count_until_the_store_changes(d
         browser.set_filter(archival)
         await wait_until(pilot, lambda: browser.total == before + 1 and browser.rows_ready(), what="archival again")
         assert len(counted) == 3 and counted[-1] == archival
+
+
+async def test_enter_in_the_filter_draws_the_filtered_rows_before_the_footer_is_rebuilt(demo_db, make_app, monkeypatch):
+    """Enter moves the focus back to the browser, which changes the footer's keys: its
+    rebuild (a whole-screen layout) waits for the filtered rows instead of holding them."""
+    from textual.widgets import Footer, Input
+
+    app = make_app(demo_db)
+    async with app.run_test(size=(120, 32)) as pilot:
+        await ready(pilot)
+        browser = app.query_one(EntryBrowser)
+        footer = app.query_one(Footer)
+        await pilot.press("slash")
+        field = app.memory_view.query_one("#filter", Input)
+        await wait_until(pilot, lambda: app.focused is field, what="filter focused")
+        await pilot.pause(0.2)  # the footer has the filter's keys
+        order: list[str] = []
+        total = browser.total
+        real_recompose, real_check = footer.recompose, browser._check_settled
+
+        async def recompose():
+            order.append("footer")
+            await real_recompose()
+
+        def check_settled():  # the browser looks whether its rows are all there
+            if browser.total < total and browser.rows_ready() and "rows" not in order:
+                order.append("rows")
+            real_check()
+
+        monkeypatch.setattr(footer, "recompose", recompose)
+        monkeypatch.setattr(browser, "_check_settled", check_settled)
+        field.insert_text_at_cursor("tier:archival")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "footer" in order and "rows" in order and browser.rows_ready(), what="both")
+        assert order.index("rows") < order.index("footer"), order
+        assert app.focused is browser
