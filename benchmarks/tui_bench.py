@@ -13,7 +13,8 @@ entries.
                         filter, timed in-process beside the LIMIT/OFFSET reads they replace
   rows settled          G, g, a sort change (o) and a filter (tier:archival, pasted) -> the
                         browser has every visible row drawn (it notes that moment in
-                        ECHO_MEMORY_LAG_LOG after the repaint), not a placeholder frame
+                        ECHO_MEMORY_LAG_LOG after the repaint), not a placeholder frame;
+                        G and g again after a pause, while the recall warm-up loads (_warming)
   loop stalls           a loop-lag probe in the app (echo_memory_tui/lagprobe.py): max and
                         p95 lateness of a 10 ms timer per scenario (scrolling; a decay
                         preview and apply; a burst of 1,000 writes from another process;
@@ -361,13 +362,16 @@ def stall_causes(lag_log: list[dict], start: float, end: float, top: int = 6) ->
 
 
 def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:
-    """G, g, a sort change and a filter, each timed to the rows being on screen."""
+    """G, g, a sort change and a filter, each timed to the rows being on screen; then G and
+    g again once the recall warm-up has started (G_warming, g_warming)."""
+    from echo_memory_tui.app_background import WARM_IDLE_SECONDS
+
     log, lag = cache / "startup.jsonl", cache / "lag.jsonl"
     log.unlink(missing_ok=True)
     lag.unlink(missing_ok=True)
     cli = Path(sys.executable).with_name("echo-memory")
     term = Terminal([str(cli), "--db", str(db)], app_env(log, lag))
-    times: dict[str, list[float]] = {"G": [], "g": [], "sort": [], "filter": [], "clear_filter": []}
+    times: dict[str, list[float]] = {k: [] for k in ("G", "g", "sort", "filter", "clear_filter", "G_warming", "g_warming")}
     try:
         term.wait_for(b"task/blocker", 60)
         term.quiet(1.0)
@@ -383,6 +387,16 @@ def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:
             paste = b"\x1b[200~tier:archival\x1b[201~\r"
             times["filter"].append(settled_key(term, paste, lag, lambda e: e["total"] < total))
             times["clear_filter"].append(settled_key(term, b"\x1b", lag, lambda e: e["total"] == total))
+        # the recall warm-up waits for a pause in the keys (WARM_IDLE_SECONDS), then holds the
+        # GIL for stretches in its thread: G and g pressed while the status line says it loads
+        since = len(term.buffer)
+        try:
+            term.wait_for(b"embeddings loading", WARM_IDLE_SECONDS + 30, since)
+        except TimeoutError:  # no model to load here (or it failed at once): nothing to time
+            rounds = 0
+        for _ in range(rounds):
+            times["G_warming"].append(settled_key(term, b"G", lag, lambda e: e["top"] > 0))
+            times["g_warming"].append(settled_key(term, b"g", lag, lambda e: e["top"] == 0))
     finally:
         term.close()
     return {f"{k}_settled_ms": stats(v) for k, v in times.items()}

@@ -12,6 +12,7 @@ import time
 IMPORTED_AT = time.perf_counter()  # startup timing (ECHO_MEMORY_STARTUP_LOG)
 
 import asyncio  # noqa: E402
+import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
@@ -21,8 +22,9 @@ from typing import Any, Awaitable, Callable, Iterable, Mapping, Optional
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
+from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import Header, Static, TabbedContent, TabPane
 
 from engine import (
     Actor,
@@ -46,6 +48,7 @@ from .messages import (
     StoreChanged,
 )
 from .widgets.browser import EntryBrowser
+from .widgets.footer import RowsFirstFooter
 from .widgets.memory import MemoryView
 from .widgets.progress import Job, JobPanel
 from .widgets.sources import SourcesBar, SyncState
@@ -114,6 +117,8 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self._initial_theme = ui.get("theme") if isinstance(ui.get("theme"), str) else None
         self.first_frame_at: Optional[float] = None
         self._warm_pending = False
+        self._warm_timer: Optional[Timer] = None
+        self.last_input_at = time.perf_counter()  # the last key or click (the launch, until one comes)
         self._stats_waiting = False  # a count is asked for and not yet begun
         self._stats_first_pending = False  # the first count waits for the first rows
         self.recall_state = "not_loaded"
@@ -143,6 +148,8 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         """While a view key, `/`, Esc or a dialog close is still moving the focus, the keys
         typed after it wait here: they go to the widget that key made active, never to
         one that is being hidden (where `a` would archive the entry under a hidden cursor)."""
+        if isinstance(event, (events.Key, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self.last_input_at = time.perf_counter()  # the recall warm-up waits for a pause (_start_warm)
         if isinstance(event, events.Key) and not event.is_forwarded and self._held_keys is not None:
             self._held_keys.append(event)
             return
@@ -205,7 +212,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
                     yield Static("", classes="view-placeholder")
         yield JobPanel(lambda: keys.display_keys(keys.BY_ID["app.cancel_job"], self.keymap), id="jobs")
         yield StatusBar(id="status")
-        yield Footer()
+        yield RowsFirstFooter()
 
     def on_mount(self) -> None:
         if self._initial_theme:
@@ -296,6 +303,11 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             return
         self.milestones[event] = time.perf_counter() if at is None else at
         if event == "first_rows":
+            if self.warm_recall:
+                # what the app has made so far (modules, widgets, the first page) lives as long
+                # as it does: out of the collector's walk, which took 0.2-0.5 s a pass at 100k
+                # entries while keys were pressed before the warm-up (which freezes its own too)
+                gc.freeze()
             self._start_stats()
             self.set_timer(0.2, self._start_warm)
         path = os.environ.get("ECHO_MEMORY_STARTUP_LOG")
@@ -381,8 +393,10 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             self._watch()
         if self.warm_recall:
             # The model loads in a thread, but importing torch holds the GIL for
-            # seconds: start it once the first rows are up (or after 1.5 s at most).
+            # seconds: first asked once the first rows are up (or after 1.5 s at most),
+            # it then waits for a pause in the keys (_start_warm).
             self._warm_pending = True
+            self._report_recall_state()
             self.set_timer(1.5, self._start_warm)
             if "first_rows" in self.milestones:
                 self._start_warm()

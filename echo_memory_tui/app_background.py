@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Optional
@@ -50,6 +51,7 @@ def freeze_heap() -> None:
 
 
 STATS_PAUSE_SECONDS = 0.3
+WARM_IDLE_SECONDS = 2.0  # no key for this long before the recall warm-up starts (_start_warm)
 
 
 class BackgroundWork:
@@ -106,8 +108,27 @@ class BackgroundWork:
 
     # ---- embedding model in the background ------------------------------------------------
     def _start_warm(self) -> None:
+        """The warm-up's thread holds the GIL for long stretches (importing torch, reading
+        the recall indexes: a key waited 0.3-0.8 s at 1M entries), so it waits until the
+        browser's first rows are drawn and then no key or click came for WARM_IDLE_SECONDS.
+        Opening the playground starts it at once (warm_now)."""
+        if not self._warm_pending or self.engine is None:
+            return
+        shown = self.milestones.get("first_rows")
+        wait = WARM_IDLE_SECONDS - (time.perf_counter() - max(self.last_input_at, shown or 0.0))
+        if wait > 0 or shown is None or not self.memory_view.browser.rows_ready():
+            if self._warm_timer is not None:
+                self._warm_timer.stop()
+            self._warm_timer = self.set_timer(min(max(wait, 0.1), 1.0), self._start_warm)
+            return
+        self.warm_now()
+
+    def warm_now(self) -> None:
+        """Start the recall warm-up if it is still waiting for a pause."""
         if self._warm_pending and self.engine is not None:
             self._warm_pending = False
+            if self._warm_timer is not None:
+                self._warm_timer.stop()
             self._warm_recall()
 
     @work(exclusive=True, group="scanner-status")
@@ -201,6 +222,8 @@ class BackgroundWork:
             label = f"embedding {status.indexed - status.pending:,} / {status.indexed:,}"  # ready only when done
             if self.embedding_paused:
                 label += " paused"
+        if status.state == "not_loaded" and self._warm_pending:
+            label = "embeddings load once keys pause"
         if status.state == "failed" and status.message:
             label += f": {status.message}"
         if status.reranker_state == "failed":

@@ -21,9 +21,9 @@ and line rendering share the page and cursor state, and the column table is data
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from rich.cells import set_cell_size
 from rich.segment import Segment
@@ -204,6 +204,8 @@ class EntryBrowser(ScrollView, can_focus=True):
         self._fetch_scheduled = False
         self._settled: Optional[tuple[int, int]] = None  # (generation, top) last noted as drawn
         self._last_highlight: Optional[str] = "<none>"
+        self._counts: dict[tuple, int] = {}  # a filter's fields -> its count, until the store changes
+        self._after_reload: list[Callable[[], None]] = []  # run once the reload's rows are drawn
         self.empty_hint = "No entries."
         self.error: Optional[str] = None
         self.marked: dict[str, MemoryEntry] = {}  # id -> the entry as marked, for a bulk action
@@ -254,11 +256,16 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.action_cursor_down()
 
     def reload(self, keep: bool = True, select: Optional[str] = None) -> None:
-        """Fetch the count and the visible pages again. With keep, the cursor stays
-        on the same entry (or moves to `select`, a write's new head) if it is in
-        view, else on the same row."""
+        """Fetch the count and the visible pages again. With keep (a reload in place: the
+        store changed), the cursor stays on the same entry (or moves to `select`, a write's
+        new head) if it is in view, else on the same row, and every remembered count is
+        dropped. Otherwise (a sort, a filter) a count taken since the last change is
+        reused: at 1M entries each is a ~0.1 s index pass."""
         if self.engine is None:
             return
+        if keep or select is not None:
+            self._counts.clear()
+        known = self._counts.get(astuple(self.flt))
         self._generation += 1
         keep_id = select
         if keep and select is None:
@@ -268,7 +275,20 @@ class EntryBrowser(ScrollView, can_focus=True):
         cursor = self.cursor if keep else 0
         top = int(self.scroll_y) if keep else 0
         query = Query(self.flt, self.sort, self.descending)
-        self._reload(self._generation, query, keep_id, cursor, top, max(1, self.size.height - 1))
+        self._reload(self._generation, query, keep_id, cursor, top, max(1, self.size.height - 1), known)
+
+    def reloading(self) -> bool:
+        """A reload (a new filter or sort, a change to the store) is on its way."""
+        return self.total >= 0 and self._pages_gen != self._generation and self.error is None
+
+    def after_reload(self, callback: Callable[[], None]) -> None:
+        """Run callback once the reload in flight has its rows drawn (or failed)."""
+        self._after_reload.append(callback)
+
+    def _run_after_reload(self) -> None:
+        callbacks, self._after_reload = self._after_reload, []
+        for callback in callbacks:
+            self.call_after_refresh(callback)
 
     # ---- workers -------------------------------------------------------------------
     async def _fetch_page(
@@ -312,11 +332,13 @@ class EntryBrowser(ScrollView, can_focus=True):
         return await asyncio.shield(self._ladder[1])
 
     @work(exclusive=True, group="browser-reload")
-    async def _reload(self, generation: int, q: Query, keep_id: Optional[str], cursor: int, top: int, height: int) -> None:
+    async def _reload(
+        self, generation: int, q: Query, keep_id: Optional[str], cursor: int, top: int, height: int, known: Optional[int]
+    ) -> None:
         engine = self.engine
 
         async def fetch() -> tuple[int, int, dict[int, Loaded]]:
-            total = await engine.count_entries(q.flt)
+            total = known if known is not None else await engine.count_entries(q.flt)
             at = max(0, min(cursor, total - 1))
             first = max(0, min(top, max(0, total - height)))
             needed = sorted({first // PAGE_SIZE, (first + height) // PAGE_SIZE, at // PAGE_SIZE})
@@ -367,6 +389,7 @@ class EntryBrowser(ScrollView, can_focus=True):
             self._pages[page] = loaded
         self._pages_gen = message.generation
         self._strips.clear()
+        self._counts[astuple(self.flt)] = message.total
         self.total = message.total
         self.virtual_size = Size(self.size.width, message.total + 1)
         self.set_cursor(message.cursor, force=True)
@@ -375,6 +398,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         if mark is not None:
             self.call_after_refresh(mark, "first_rows")
         self._check_settled()
+        self._run_after_reload()
 
     def on_entry_browser_page_loaded(self, message: PageLoaded) -> None:
         message.stop()
@@ -409,6 +433,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         self.error = message.error
         self.app.notify(message.error, title="Could not list entries", severity="error")
         self.refresh()
+        self._run_after_reload()
 
     # ---- cursor ---------------------------------------------------------------------
     def set_cursor(self, index: int, force: bool = False) -> None:

@@ -202,6 +202,8 @@ class MemoryView(Widget):
     @work(exclusive=True, group="filter-debounce")
     async def _debounced_filter(self, text: str) -> None:
         await asyncio.sleep(0.15)
+        if text == self.filter_text:
+            return  # Enter applied it meanwhile: a second reload would only drop the first one's rows
         try:
             self._apply_filter(text)
         except NoMatches:

@@ -238,6 +238,7 @@ class PlaygroundView(Widget):
 
     def start(self) -> None:
         self.started = True
+        self.app.warm_now()  # the person is about to recall: no waiting for a pause in the keys
         self._render_empty()
         self.refresh_metrics()
 

@@ -439,7 +439,9 @@ class RecallIndexes:
                 found.update({g: matrix[j] for j, g in enumerate(good)})
         async with self.lock:
             # in the table's order, as a load from the table would have them (ties in a scan)
-            for entry_id in [*found, *(i for i in ids if i not in found)]:
+            for n, entry_id in enumerate([*found, *(i for i in ids if i not in found)], 1):
+                if n % APPLY_CHUNK == 0:  # up to 10k entries after a sync: the caller's loop keeps drawing
+                    await asyncio.sleep(0)
                 if entry_id not in self.lexical:
                     continue
                 if entry_id in found and self.vectors is not None:

@@ -46,7 +46,7 @@ async def test_detail_shows_the_vector_state(demo_db, make_app):
     async with app.run_test(size=(120, 32)) as pilot:
         await ready(pilot)
         service = app.engine.recall_service
-        await wait_until(pilot, lambda: service.model_id is not None, what="model loaded")
+        await wait_until(pilot, lambda: app.recall_state == "ready", what="model loaded")  # and the warm-up done
         entry = await select_key(pilot, "user/editor")
         app.memory_view.detail.reload()
         await wait_until(pilot, lambda: "pending" in detail_text(app), what="pending shown")
@@ -58,7 +58,7 @@ async def test_detail_shows_the_vector_state(demo_db, make_app):
     app = make_app(demo_db, recall_settings(), engine_factory=no_drain, warm_recall=True)
     async with app.run_test(size=(120, 32)) as pilot:
         await ready(pilot)
-        await wait_until(pilot, lambda: app.engine.recall_service.model_id is not None, what="model loaded")
+        await wait_until(pilot, lambda: app.recall_state == "ready", what="model loaded")
         await select_key(pilot, "user/editor")
         app.memory_view.detail.reload()
         await wait_until(pilot, lambda: "stale" in detail_text(app) and "other-model:64" in detail_text(app), what="stale shown")
