@@ -740,8 +740,9 @@ POISONING_RULES: tuple[Rule, ...] = (
         r"(?:this|the\s+following)\b"
         r"|\"(?:instruction|instructions|system|system_prompt|note_to_(?:ai|assistant|agent)|ai_instruction|"
         r"assistant_instruction)s?\"\s*:\s*\"",
-        "note|message|instruction|attention|notice|memo|directive|p.s|ps|if|when|dear|hey|hello|hi|reading|"
-        'processing|summari|parsing|seeing|"instruction|"system|"note & ai|assistant|agent|llm|model|bot|gpt|claude|"',
+        r"note|message|instruction|attention|notice|memo|directive|p.s|\bps\b|\bif\b|when|dear|hey|hello|\bhi\b|reading|"
+        r'processing|summari|parsing|seeing|"instruction|"system|"note & \bai\b|\bais\b|assistant|agent|llm|model|bot|gpt|'
+        r'claude|"',
     ),
 ) + POISONING_FAMILY_RULES
 
