@@ -20,6 +20,7 @@ from engine.scanner.normalise import (
     respaced_view,
 )
 from engine.scanner.rule_base import word_bounds
+from engine.scanner.rules_multilingual import _gate
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 DATA = SHARED / "injection-dev"
@@ -103,3 +104,14 @@ def test_a_word_bounded_gate_refuses_no_text_its_regex_matches():
                     matched += 1
                     assert r in runnable, (rules[r].name, view[:120])
     assert matched, "no bounded-gate rule matched anything: the test proves nothing"
+
+
+def test_a_derived_gate_holds_only_words_every_match_contains():
+    """The multilingual tables' gates are derived from their regexes: a quantifier or a
+    character class is not a word ("{0,12}" was read as the gate "0,12"), and a group the
+    match cannot skip gives better words than a one-letter article ("o usuario")."""
+    assert _gate(r"ja\s+bog[^.!?\n]{0,12}?ty") == "bog"
+    assert _gate(r"ich\s+bin\s+gott[^.!?\n]{0,12}?(?:du\s+musst|sie\s+mussen)") == "mussen|musst"
+    assert _gate(r"o\s+(?:usuario|utilizador)") == "usuario|utilizador"
+    assert _gate(r"(?:ja\s+)?o\s+(?:usuario|utilizador)?") == "o"
+    assert _gate(r"dich[oa]|dichos?|zeig{0,1}en") == "dich|dicho|zei"
