@@ -107,7 +107,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\byour\s+(?:new\s+)?(?:instructions|rules|directives)\s+(?:are|have\s+been)\s+(?:now\s+)?"
         r"(?:to|changed|updated|replaced|as\s+follows)\b"
         r"|\byour\s+(?:primary|main|only|new|sole)\s+(?:purpose|goal|task|job|objective)\s+is\s+now\b",
-        "your",
+        "your & instruction|rule|prompt|guideline|programming|directive|purpose|goal|task|job|objective",
     ),
     _rule(
         "instruction_override",
@@ -254,7 +254,9 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\byou\s+are\s+role-?playing\s+as\b"
         r"|\b(?:theoretical|hypothetical|fictional|imaginary)\s+(?:world|scenario|universe|setting)\s+where\s+you\s+"
         r"(?:are\s+(?:no|not)\b|would\s+be\s+able|have\s+no|can\s+(?:say|do|use))",
-        "act|you|role|persona|identity|theoretical|hypothetical|fictional|imaginary",
+        # every branch has "you" or the word "act", and a verb or noun of playing a part
+        r"you|\bact\b & \bact\b|behave|respond|answer|pretend|play|role|persona|identity|theoretical|hypothetical|"
+        "fictional|imaginary",
     ),
     _rule(
         "role_hijack",

@@ -72,7 +72,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:text|wording|content|contents|words)\s+of\s+your\s+(?:(?:system|initial|original|hidden|secret|first)\s+)?"
         r"(?:prompt|instructions|system\s+message)\b",
         "instruction|prompt|system|guideline|rules|directive|configuration|preamble|told|conversation|chat|"
-        "session|dialog|supposed|allowed|permitted|instructed|give|given|set|written|write",
+        "session|dialog|supposed|allowed|permitted|instructed",
     ),
     _rule(
         "secret_exfiltration",
