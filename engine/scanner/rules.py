@@ -283,7 +283,8 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\bpretend\s+(?:that\s+)?you\s+(?:can|could|have|are\s+able\s+to)\s+"
         r"(?:access|browse|no\s+(?:rules|restrictions|limits|filters))"
         r"|\bbroken\s+free\s+(?:of|from)\s+the\s+(?:typical\s+)?confines\b",
-        "anything|dan|stan|dude|gpt|pretend|confines",
+        # "dan", "stan" and "gpt" end a word in every branch (not "danger", "understand")
+        r"anything|dan\b|stan\b|dude|gpt\b|pretend|confines",
     ),
     _rule(
         "role_hijack",
