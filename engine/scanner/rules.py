@@ -79,7 +79,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|(?:the\s+)?(?:above|previous|prior|preceding)(?=\s*(?:[.,;:!?\"')\-]|and\b|$))"
         r"|what\s+(?:i|you|we|was|has\s+been|is|'s)\s*(?:have\s+)?(?:said|told|wrote|written|stated|given|mentioned|"
         r"before|above))",
-        "ig|disregard|forget|drop|erase|abandon",
+        r"\big|disregard|forget|drop|erase|abandon",
     ),
     _rule(
         "instruction_override",

@@ -215,7 +215,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\bdd\s+if=/dev/(?:zero|u?random)\s+of=/dev/(?:sd|hd|nvme|xvd|vd)"
         r"|\bshutil\.rmtree\(\s*[\"'](?:/|~|c:\\\\?)[\"']"
         r"|\bformat\s+c:\s*/[qy]",
-        "rm|:()|mkfs|dd|rmtree|format & /|~|:()|c:|$home",
+        r"\brm\b|:()|mkfs|\bdd\b|rmtree|format & /|~|:()|c:|$home",
     ),
     _rule(
         "code_injection",
@@ -224,7 +224,8 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\b(?:nc|ncat|netcat)\b[^\n|;]{0,60}?\s-[a-z]*[ec]\s+(?:/bin/)?(?:ba|z)?sh\b"
         r"|\bmkfifo\b[^\n]{0,80}?\|\s*(?:nc|ncat|netcat)\b"
         r"|\bsocat\b[^\n]{0,80}?\bexec:[\"']?(?:/bin/)?(?:ba|z)?sh",
-        "/dev/tcp/|nc|netcat|mkfifo|socat & /dev/tcp/|sh|mkfifo",
+        # "nc" starts a word ("nc", "ncat"), "sh" ends one except after socat's "exec:"
+        r"/dev/tcp/|\bnc|netcat|mkfifo|socat & /dev/tcp/|sh\b|mkfifo|socat",
     ),
     _rule(
         "code_injection",
@@ -244,8 +245,8 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\b(?:os\.environ|getpass\.getpass|clipboard\.getclipboarddata|pynput\.keyboard|keyboard\.(?:on_press|hook)|"
         r"cookies\.txt|cookies\.sqlite|simplecookie)[\s\S]{0,300}?"
         r"\b(?:requests\.(?:post|put)|urlopen|smtplib|ftplib|storbinary|socket\.send|sendall|\.send\()",
-        "env|history|cat|environ|getpass|.ssh|id_rsa|keylog|clipboard|cookie|login|pynput|keyboard"
-        " & curl|wget|nc|netcat|mail|requests|httpx|session|urllib|aiohttp|urlopen|smtplib|ftplib|storbinary|socket|"
+        r"env\b|history|\bcat\b|environ|getpass|.ssh|id_rsa|keylog|clipboard|cookie|login|pynput|keyboard"
+        r" & curl|wget|\bnc|netcat|mail|requests|httpx|session|urllib|aiohttp|urlopen|smtplib|ftplib|storbinary|socket|"
         "sendall|.send(",
     ),
     _rule(
