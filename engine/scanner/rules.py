@@ -609,8 +609,11 @@ _RISKY_ACT = (
     # an exfiltration verb with an object ("sync the notes to"), not a noun ("the weekly sync moves")
     r"(?:" + _EXFIL_VERB + r"\s+(?:a\s+copy|copies|the|all|every|each|any|their|his|her|its|my|our|your|it|them|this|"
     r"these|those|that|everything|\w+'s)\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
-    r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+(?:with|that)|"
-    r"respond\s+(?:with|that)|answer\s+(?:with|that)|(?:reply|respond|answer)\s+only|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
+    r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+that|"
+    r"respond\s+that|answer\s+that|"
+    # a reply or an inclusion on a trigger is a preference ("reply only in French") unless it carries a payload
+    r"(?:(?:reply|respond|answer)\s+(?:only|with)\b|include)(?=" + _CLAUSE + r"{0,160}?" + _PAYLOAD + r")|"
+    r"insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
     r"visit|click|call\s+\+?\d|ignore|disregard|do\s+not\s+(?:ask|tell|mention|warn|follow)|never\s+"
     r"(?:ask|tell|mention|warn|refuse)|without\s+(?:asking|telling|confirmation|confirming))"
 )
