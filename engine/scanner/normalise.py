@@ -42,6 +42,7 @@ def _lookalike_table() -> dict[int, str]:
     for letter, small in zip("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘ\0ʀꜱᴛᴜᴠᴡ\0ʏᴢ"):
         if small != "\0":
             table[ord(small)] = letter
+    table[0x131] = "i"  # Turkish dotless ı: "talimatları" and "talimatlari" are the same word to a reader
     for cp in list(range(0xC0, 0x250)) + list(range(0x1E00, 0x1F00)):
         base = unicodedata.normalize("NFD", chr(cp))[0]
         if base != chr(cp) and base.isascii() and base.isalpha():
@@ -53,12 +54,17 @@ _LOOKALIKE = _lookalike_table()
 _JAMO_RE = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoining jamo compose under NFKC
 
 
+_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670]")
+"""Marks dropped from the letter they sit on: accents on Latin letters, and Arabic vowel
+marks (harakat), which a reader skips and which split every word into another spelling."""
+
+
 @functools.lru_cache(maxsize=8192)
 def _fold_char(ch: str) -> str:
-    return unicodedata.normalize("NFKC", ch).casefold().translate(_LOOKALIKE)
-
-
-_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+    piece = unicodedata.normalize("NFKC", ch).casefold()
+    if len(piece) > 1 and piece[0].isascii():  # "İ" casefolds to "i" + a combining dot
+        piece = _COMBINING_RE.sub("", piece)
+    return piece.translate(_LOOKALIKE)
 
 
 def _normalised_view(content: str) -> _View:
@@ -94,7 +100,7 @@ def _normalised_view(content: str) -> _View:
         if i < len(content) and unicodedata.combining(content[i]):
             continue
         piece = unicodedata.normalize("NFKC", content[start:i]).casefold()
-        if len(piece) > 1 and piece[0].isascii():
+        if len(piece) > 1 and (piece[0].isascii() or "\u0600" <= piece[0] <= "\u06ff"):
             piece = _COMBINING_RE.sub("", piece)
         piece = piece.translate(_LOOKALIKE)
         out.append(piece)
@@ -185,6 +191,8 @@ _TRANSPOSED = {
 }
 for _word in _TRIGGER_WORDS:
     _TRANSPOSED.pop(_word, None)
+# Every letter typed twice ("iiggnnoorree"): halved when that spells a trigger word.
+_DOUBLED_RE = re.compile(r"\b(?:([a-z])\1){3,}\b")
 
 
 def _clean_token(token: str) -> str:
@@ -239,6 +247,10 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
             if _is_trigger(joined):
                 keep = [j for j in range(match.start(), match.end()) if text[j] != "\n"]
                 edits.append((match.start(), match.end(), joined, keep))
+    for match in _DOUBLED_RE.finditer(text):
+        halved = match.group()[::2]
+        if _is_trigger(halved):
+            edits.append((match.start(), match.end(), halved, list(range(match.start(), match.end(), 2))))
     for match in _LONG_WORD_RE.finditer(text):
         fixed = _TRANSPOSED.get(match.group())
         if fixed is not None:
@@ -347,10 +359,11 @@ def long_runs(view: _View) -> list[_View]:
 
 
 # --------------------------------------------------------------------------
-# Encodings: base64, URL, HTML entities, rot13, reversed text
+# Encodings: base64, URL, HTML entities, hex, rot13, reversed text
 # --------------------------------------------------------------------------
 
 _BASE64_RE = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX_RE = re.compile(r"(?<![0-9A-Za-z\\])(?:(?:\\x)?[0-9A-Fa-f]{2}[ :]?){12,}(?![0-9A-Za-z])")
 _URL_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
 _WORD_SPLIT_RE = re.compile(r"[a-z]+")
 _MAX_DECODED = 16
@@ -393,7 +406,8 @@ def _reads_as_text(data: bytes) -> Optional[str]:
 
 def decoded_texts(content: str) -> list[tuple[str, int, str]]:
     """(encoding, offset of the encoded span, decoded text) for every encoding that
-    decodes to readable text, so the rules can read what a model would decode.
+    decodes to readable text (hex: 12 or more byte pairs, bare or split by spaces,
+    colons or ``\\x``), so the rules can read what a model would decode.
     rot13 and reversed text count only when the result has more trigger words."""
     out: list[tuple[str, int, str]] = []
     if "&" in content and ";" in content:
@@ -417,6 +431,12 @@ def decoded_texts(content: str) -> list[tuple[str, int, str]]:
         text = _reads_as_text(data)
         if text:
             out.append(("base64", match.start(), text))
+    for match in list(_HEX_RE.finditer(content))[:_MAX_DECODED]:
+        digits = re.sub(r"[ :]|\\x", "", match.group())
+        if len(digits) % 2 == 0 and not digits.isdigit():  # a long number is not text
+            text = _reads_as_text(bytes.fromhex(digits))
+            if text:
+                out.append(("hex", match.start(), text))
     if re.search(r"[a-zA-Z]{3}", content[:_MAX_WORD_SCAN]):
         counts = _hidden_trigger_counts(content)
         here = _trigger_count(content) if counts is None else counts[0]
