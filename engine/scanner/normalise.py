@@ -10,6 +10,7 @@ import html
 import re
 import unicodedata
 import urllib.parse
+from pathlib import Path
 from typing import Optional
 
 
@@ -281,17 +282,15 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
     return deobfuscated, squashed
 
 
-# Traditional characters that appear in override, role-play and exfiltration
-# phrasing, mapped one-to-one to simplified ones so the Chinese rules (written
-# in simplified) read both; one-to-one keeps every offset.
-_TRAD_TO_SIMP = str.maketrans(
-    "無視憶記錄說請從開現統係碼鑰權執刪對話輸將為爲裡裏發給傳們個這後應該戶讓訴隱瞞資訊檔複違規則過繞獄絕廢蓋認證號帳轉郵網連結論問題時間動態來"
-    "歡設幫務據於與樣實際當內容須價錢匯額購買實覽點擊達遞處聯絡錄圖靈機器語言體覺別歷產著夠並紀竊銀卡隻變讀寫導義囑咐禁護測驗樂節選項擇錯誤"
-    "闆闆員調試啟動關閉覆寫準確種類標題佈屬顯示輸",
-    "无视忆记录说请从开现统系码钥权执删对话输将为为里里发给传们个这后应该户让诉隐瞒资讯档复违规则过绕狱绝废盖认证号账转邮网连结论问题时间动态来"
-    "欢设帮务据于与样实际当内容须价钱汇额购买实览点击达递处联络录图灵机器语言体觉别历产着够并纪窃银卡只变读写导义嘱咐禁护测验乐节选项择错误"
-    "板板员调试启动关闭覆写准确种类标题布属显示输",
-)
+def _trad_to_simp() -> dict[int, int]:
+    """Traditional characters mapped one-to-one to simplified ones, so the Chinese rules
+    (written in simplified) read both; one-to-one keeps every offset. The table is
+    OpenCC's t2s character dictionary, written by ``python -m tools.trad_simp``."""
+    traditional, simplified = (Path(__file__).with_name("trad_simp.txt").read_text(encoding="utf-8").split("\n"))[:2]
+    return str.maketrans(traditional, simplified)
+
+
+_TRAD_TO_SIMP = _trad_to_simp()
 _CJK_CLASS = r"\u3400-\u9fff\uf900-\ufaff"
 # Single CJK characters kept apart by spaces or punctuation: "忽 略 之 前", "忽.略.之.前".
 _SPACED_CJK_RE = re.compile(
