@@ -190,7 +190,7 @@ BLIND_RULES: tuple[Rule, ...] = (
         r"memori[sz]e(?:\s+this)?|save\s+(?:this\s+)?(?:to\s+memory|for\s+later|for\s+future\s+\w+)|"
         r"store\s+(?:this|the\s+following)(?:\s+\w+)?|for\s+(?:all\s+)?future\s+(?:reference|sessions|conversations)|"
         r"keep\s+in\s+mind)\s*[:\-–—,]"
-        rf"[^\n]{{0,160}}?(?:{_SEND}|\b(?:be|wants?|would\s+like|prefers?|expects?)\s+(?:\w+\s+){{0,4}}?(?:sent|forwarded|"
+        rf"[^\n]{{0,160}}?(?:{_SEND}|\bbe\s+(?:\w+\s+){{0,4}}?(?:sent|forwarded|"
         rf"shared|copied|mailed|e-?mailed|uploaded|wired|transferred|delivered|routed)\b)[^.\n]{{0,80}}?(?:\b(?:to|at|into|with)\s+{_DESTINATION}|\bthere\b)",
         "note|memor|remember|save|store|future|mind & send|sent|forward|mail|cop|cc|upload|wire|transfer|pay|deliver|"
         "shar|text|post|rout|redirect",
