@@ -10,6 +10,7 @@ import html
 import re
 import unicodedata
 import urllib.parse
+from pathlib import Path
 from typing import Optional
 
 
@@ -42,6 +43,7 @@ def _lookalike_table() -> dict[int, str]:
     for letter, small in zip("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘ\0ʀꜱᴛᴜᴠᴡ\0ʏᴢ"):
         if small != "\0":
             table[ord(small)] = letter
+    table[0x131] = "i"  # Turkish dotless ı: "talimatları" and "talimatlari" are the same word to a reader
     for cp in list(range(0xC0, 0x250)) + list(range(0x1E00, 0x1F00)):
         base = unicodedata.normalize("NFD", chr(cp))[0]
         if base != chr(cp) and base.isascii() and base.isalpha():
@@ -53,12 +55,17 @@ _LOOKALIKE = _lookalike_table()
 _JAMO_RE = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoining jamo compose under NFKC
 
 
+_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670]")
+"""Marks dropped from the letter they sit on: accents on Latin letters, and Arabic vowel
+marks (harakat), which a reader skips and which split every word into another spelling."""
+
+
 @functools.lru_cache(maxsize=8192)
 def _fold_char(ch: str) -> str:
-    return unicodedata.normalize("NFKC", ch).casefold().translate(_LOOKALIKE)
-
-
-_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+    piece = unicodedata.normalize("NFKC", ch).casefold()
+    if len(piece) > 1 and piece[0].isascii():  # "İ" casefolds to "i" + a combining dot
+        piece = _COMBINING_RE.sub("", piece)
+    return piece.translate(_LOOKALIKE)
 
 
 def _normalised_view(content: str) -> _View:
@@ -94,7 +101,7 @@ def _normalised_view(content: str) -> _View:
         if i < len(content) and unicodedata.combining(content[i]):
             continue
         piece = unicodedata.normalize("NFKC", content[start:i]).casefold()
-        if len(piece) > 1 and piece[0].isascii():
+        if len(piece) > 1 and (piece[0].isascii() or "\u0600" <= piece[0] <= "\u06ff"):
             piece = _COMBINING_RE.sub("", piece)
         piece = piece.translate(_LOOKALIKE)
         out.append(piece)
@@ -184,6 +191,8 @@ _TRANSPOSED = {
 }
 for _word in _TRIGGER_WORDS:
     _TRANSPOSED.pop(_word, None)
+# Every letter typed twice ("iiggnnoorree"): halved when that spells a trigger word.
+_DOUBLED_RE = re.compile(r"\b(?:([a-z])\1){3,}\b")
 
 
 def _clean_token(token: str) -> str:
@@ -241,6 +250,10 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
             if _is_trigger(joined):
                 keep = [j for j in range(match.start(), match.end()) if text[j] != "\n"]
                 edits.append((match.start(), match.end(), joined, keep))
+    for match in _DOUBLED_RE.finditer(text):
+        halved = match.group()[::2]
+        if _is_trigger(halved):
+            edits.append((match.start(), match.end(), halved, list(range(match.start(), match.end(), 2))))
     if not _TRANSPOSED.keys().isdisjoint(_LONG_WORD_RE.findall(text)):  # rare: skip the loop over every word
         for match in _LONG_WORD_RE.finditer(text):
             fixed = _TRANSPOSED.get(match.group())
@@ -272,17 +285,15 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
     return deobfuscated, squashed
 
 
-# Traditional characters that appear in override, role-play and exfiltration
-# phrasing, mapped one-to-one to simplified ones so the Chinese rules (written
-# in simplified) read both; one-to-one keeps every offset.
-_TRAD_TO_SIMP = str.maketrans(
-    "無視憶記錄說請從開現統係碼鑰權執刪對話輸將為爲裡裏發給傳們個這後應該戶讓訴隱瞞資訊檔複違規則過繞獄絕廢蓋認證號帳轉郵網連結論問題時間動態來"
-    "歡設幫務據於與樣實際當內容須價錢匯額購買實覽點擊達遞處聯絡錄圖靈機器語言體覺別歷產著夠並紀竊銀卡隻變讀寫導義囑咐禁護測驗樂節選項擇錯誤"
-    "闆闆員調試啟動關閉覆寫準確種類標題佈屬顯示輸",
-    "无视忆记录说请从开现统系码钥权执删对话输将为为里里发给传们个这后应该户让诉隐瞒资讯档复违规则过绕狱绝废盖认证号账转邮网连结论问题时间动态来"
-    "欢设帮务据于与样实际当内容须价钱汇额购买实览点击达递处联络录图灵机器语言体觉别历产着够并纪窃银卡只变读写导义嘱咐禁护测验乐节选项择错误"
-    "板板员调试启动关闭覆写准确种类标题布属显示输",
-)
+def _trad_to_simp() -> dict[int, int]:
+    """Traditional characters mapped one-to-one to simplified ones, so the Chinese rules
+    (written in simplified) read both; one-to-one keeps every offset. The table is
+    OpenCC's t2s character dictionary, written by ``python -m tools.trad_simp``."""
+    traditional, simplified = (Path(__file__).with_name("trad_simp.txt").read_text(encoding="utf-8").split("\n"))[:2]
+    return str.maketrans(traditional, simplified)
+
+
+_TRAD_TO_SIMP = _trad_to_simp()
 _CJK_CLASS = r"\u3400-\u9fff\uf900-\ufaff"
 # Single CJK characters kept apart by spaces or punctuation: "忽 略 之 前", "忽.略.之.前".
 _SPACED_CJK_RE = re.compile(
@@ -358,10 +369,11 @@ def long_runs(view: _View) -> list[_View]:
 
 
 # --------------------------------------------------------------------------
-# Encodings: base64, URL, HTML entities, rot13, reversed text
+# Encodings: base64, URL, HTML entities, hex, rot13, reversed text
 # --------------------------------------------------------------------------
 
 _BASE64_RE = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX_RE = re.compile(r"(?<![0-9A-Za-z\\])(?:(?:\\x)?[0-9A-Fa-f]{2}[ :]?){12,}(?![0-9A-Za-z])")
 _URL_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
 _WORD_SPLIT_RE = re.compile(r"[a-z]+")
 _MAX_DECODED = 16
@@ -404,7 +416,8 @@ def _reads_as_text(data: bytes) -> Optional[str]:
 
 def decoded_texts(content: str) -> list[tuple[str, int, str]]:
     """(encoding, offset of the encoded span, decoded text) for every encoding that
-    decodes to readable text, so the rules can read what a model would decode.
+    decodes to readable text (hex: 12 or more byte pairs, bare or split by spaces,
+    colons or ``\\x``), so the rules can read what a model would decode.
     rot13 and reversed text count only when the result has more trigger words."""
     out: list[tuple[str, int, str]] = []
     if "&" in content and ";" in content:
@@ -428,6 +441,12 @@ def decoded_texts(content: str) -> list[tuple[str, int, str]]:
         text = _reads_as_text(data)
         if text:
             out.append(("base64", match.start(), text))
+    for match in list(_HEX_RE.finditer(content))[:_MAX_DECODED]:
+        digits = re.sub(r"[ :]|\\x", "", match.group())
+        if len(digits) % 2 == 0 and not digits.isdigit():  # a long number is not text
+            text = _reads_as_text(bytes.fromhex(digits))
+            if text:
+                out.append(("hex", match.start(), text))
     if re.search(r"[a-zA-Z]{3}", content[:_MAX_WORD_SCAN]):
         counts = _hidden_trigger_counts(content)
         here = _trigger_count(content) if counts is None else counts[0]

@@ -9,6 +9,7 @@ first where both match."""
 from __future__ import annotations
 
 from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
+from .rules_blind import BLIND_RULES, BLIND_ZH_RULES
 from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_multilingual_poisoning import INTL_POISONING_RULES
@@ -527,7 +528,7 @@ _ZH_CORE: tuple[Rule, ...] = (
         r"假扮|你将扮演|请你?扮演|你来扮演|你要扮演)"
         r"|(?:^|[。!?.\n]\s*)你(?:现在)?(?:是|扮演(?:的是)?|作为)(?:一名|一位|一个|一只)[^。!?\n]{1,60}?[,。]"
         r"[^\n]{0,120}?(?:请|现在|你该|你要|你需要|你会|你将|你如何|你怎么)"
-        r"|(?<![我他她欢爱常曾里])扮演(?:一名|一位|一个)?[^。,\n]{0,20}?角色",  # not 我喜欢扮演…: a hobby
+        r"|(?<![我他她欢歡爱愛常曾里裏])扮演(?:一名|一位|一个)?[^。,\n]{0,20}?角色",  # not 我喜欢扮演…: a hobby (traditional too)
         "你|假|扮演|装作",
     ),
     # 不要告诉用户: hide things from the user.
@@ -612,8 +613,11 @@ _RISKY_ACT = (
     # an exfiltration verb with an object ("sync the notes to"), not a noun ("the weekly sync moves")
     r"(?:" + _EXFIL_VERB + r"\s+(?:a\s+copy|copies|the|all|every|each|any|their|his|her|its|my|our|your|it|them|this|"
     r"these|those|that|everything|\w+'s)\b|(?:secretly|silently|quietly|covertly|always)\s+\w+|recommend|redirect|"
-    r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+(?:with|that)|"
-    r"respond\s+(?:with|that)|answer\s+(?:with|that)|(?:reply|respond|answer)\s+only|include|insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
+    r"direct\s+(?:them|the\s+user)|tell\s+(?:them|the\s+user)\s+(?:that|to)|say\s+that|reply\s+that|"
+    r"respond\s+that|answer\s+that|"
+    # a reply or an inclusion on a trigger is a preference ("reply only in French") unless it carries a payload
+    r"(?:(?:reply|respond|answer)\s+(?:only|with)\b|include)(?=" + _CLAUSE + r"{0,160}?" + _PAYLOAD + r")|"
+    r"insert|append|add\s+(?:the\s+|this\s+)?(?:link|url)|"
     r"visit|click|call\s+\+?\d|ignore|disregard|do\s+not\s+(?:ask|tell|mention|warn|follow)|never\s+"
     r"(?:ask|tell|mention|warn|refuse)|without\s+(?:asking|telling|confirmation|confirming))"
 )
@@ -756,7 +760,7 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         r"(?:以|用)[^。!?\n]{1,30}?的?(?:口吻|语气|身份|态度|腔调)(?:和(?:口吻|语气|态度|风格))?(?:来)?"
         r"(?:回答|回复|对话|说话|评论|回应|交流)"
         r"|模仿[^。!?\n]{1,30}?的?(?:说话|语言|语气|口吻)"
-        r"|(?<![我他她欢爱常曾里])扮演[^。!?\n]{0,30}?(?:角色|的人)",
+        r"|(?<![我他她欢歡爱愛常曾里裏])扮演[^。!?\n]{0,30}?(?:角色|的人)",
         "口吻|语气|身份|态度|腔调|模仿|扮演",
     ),
     _rule(
@@ -824,9 +828,10 @@ EN_RULES: tuple[Rule, ...] = (
     + EN_FAMILY_RULES
     + MULTILINGUAL_RULES
     + INTL_POISONING_RULES
+    + BLIND_RULES
     + (_rule("adversarial_suffix", "gcg_suffix", SuffixDetector(), "(|)|[|]|{|}"),)
 )
 """Every rule the English layer runs (it reads every text, so the other languages' tables are here too)."""
 
-ZH_RULES: tuple[Rule, ...] = _ZH_CORE + ZH_FAMILY_RULES + HAN_LAYER_RULES
+ZH_RULES: tuple[Rule, ...] = _ZH_CORE + ZH_FAMILY_RULES + HAN_LAYER_RULES + BLIND_ZH_RULES
 """Every rule the Chinese layer runs (only on text with Han characters: Chinese, and Japanese)."""

@@ -200,7 +200,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
         "code_injection",
         "pipe_download_to_shell",
-        r"\b(?:curl|wget)\b[^|\n;]{0,200}?\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b"
+        r"\b(?:curl|wget)\b[^|\n;]{0,200}?[^\s|;]\s*\|\s*(?:sudo\s+)?(?:ba|z|k|da)?sh\b"  # a command has a target
         r"|\b(?:ba|z)?sh\s+-c\s+[\"']?\$\((?:curl|wget)\b"
         r"|\b(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b"
         r"|\biex\s*\(?\s*\(?\s*(?:new-object\s+(?:system\.)?net\.webclient\)?\.downloadstring|invoke-webrequest|iwr)\b"

@@ -125,14 +125,14 @@ POISON: dict[str, Poison] = {
     ),
     "tr": Poison(
         "gonder|ilet|yukle|kopyala|paylas",
-        "(?:kullanıcının|onun|tum)\\s+(?:\\w+\\s+){0,2}?(?:dosyalarını|e-?postalarını|mesajlarını|kisilerini|sifrelerini|"
-        "belgelerini|fotograflarını|verilerini|sohbetlerini)",
-        "bundan\\s+sonra|simdiden\\s+itibaren|kullanıcı\\s+ne\\s+zaman|kullanıcı\\s+her",
-        "kullanıcı\\s+(?:sana\\s+)?(?:zaten\\s+)?(?:yetki\\s+verdi|onay\\s+verdi|izin\\s+verdi|yetkilendirdi)",
+        "(?:kullanicinin|onun|tum)\\s+(?:\\w+\\s+){0,2}?(?:dosyalarini|e-?postalarini|mesajlarini|kisilerini|sifrelerini|"
+        "belgelerini|fotograflarini|verilerini|sohbetlerini)",
+        "bundan\\s+sonra|simdiden\\s+itibaren|kullanici\\s+ne\\s+zaman|kullanici\\s+her",
+        "kullanici\\s+(?:sana\\s+)?(?:zaten\\s+)?(?:yetki\\s+verdi|onay\\s+verdi|izin\\s+verdi|yetkilendirdi)",
         "onay\\s+(?:almadan|istemeden|beklemeden)|sormadan",
-        "transfer\\s+et|ode|sil|satın\\s+al|gonder",
-        "ben\\s+senin\\s+(?:gelistiricin|yaratıcın|programcın|yoneticin)|senin\\s+gelistiricinim|"
-        "ben\\s+tanrıyım[^.!?\\n]{0,20}?(?:zorundasın|gerekiyor|malısın)",
+        "transfer\\s+et|ode|sil|satin\\s+al|gonder",
+        "ben\\s+senin\\s+(?:gelistiricin|yaraticin|programcin|yoneticin)|senin\\s+gelistiricinim|"
+        "ben\\s+tanriyim[^.!?\\n]{0,20}?(?:zorundasin|gerekiyor|malisin)",
     ),
     "id": Poison(
         "kirim|kirimkan|teruskan|unggah|salin|bagikan",
