@@ -15,6 +15,9 @@ from typing import BinaryIO, Iterator, Optional, TextIO
 from .importers.jsonl import bounded_lines, parse_json_line
 from .scanner import scan_many
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+"""One encoder for every verdict (json.dumps with an option builds one per call)."""
+
 CHUNK_LINES = 256
 """Most lines scored in one scan_many call: the learned layer's batching has paid off
 well before this, and a chunk's answers wait for its slowest line."""
@@ -69,5 +72,5 @@ def scan_jsonl(fh: BinaryIO, out: TextIO, chunk_lines: int = CHUNK_LINES) -> Non
             if text is None:
                 out.write(json.dumps(refusal) + "\n")
             else:
-                out.write(json.dumps(next(verdicts).to_dict(), ensure_ascii=False) + "\n")
+                out.write(_ENCODE(next(verdicts).to_dict()) + "\n")
         out.flush()

@@ -168,10 +168,9 @@ _CONFUSABLE = str.maketrans(
 )
 # Letters split by separators: "i g n o r e", "i.g.n.o.r.e", "i-g-n-o-r-e".
 # Three or more single letters in a row joined by the same short separator; a
-# wider gap ("i g n o r e  a l l") ends the run, so word breaks survive.
-_SPLIT_RUN_RE = re.compile(
-    r"[^\W\d_](?<![^\W\d_][^\W\d_])(?P<sep>[ .\-_*+/|,:~'`]{1,2})(?:[^\W\d_](?P=sep))+[^\W\d_](?![^\W\d_])"
-)
+# wider gap ("i g n o r e  a l l") ends the run, so word breaks survive. The
+# lookbehind comes first: inside a word, where most searches start, it fails at once.
+_SPLIT_RUN_RE = re.compile(r"(?<![^\W\d_])[^\W\d_](?P<sep>[ .\-_*+/|,:~'`]{1,2})(?:[^\W\d_](?P=sep))+[^\W\d_](?![^\W\d_])")
 
 
 def _is_trigger(word: str) -> bool:
@@ -225,7 +224,10 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
         had_split = True
         keep = [j for j in range(match.start(), match.end()) if text[j].isalpha()]
         edits.append((match.start(), match.end(), "".join(text[j] for j in keep), keep))
-    for regex, always in ((_SUSPICIOUS_RE, False), (_MIXED_SCRIPT_RE, True)):
+    scans = [(_SUSPICIOUS_RE, False)]
+    if not text.isascii():  # Latin next to a look-alike needs a non-ASCII character
+        scans.append((_MIXED_SCRIPT_RE, True))
+    for regex, always in scans:
         done = -1
         for match in regex.finditer(text):
             if match.start() < done:  # same token as the previous hit
@@ -252,10 +254,11 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
         halved = match.group()[::2]
         if _is_trigger(halved):
             edits.append((match.start(), match.end(), halved, list(range(match.start(), match.end(), 2))))
-    for match in _LONG_WORD_RE.finditer(text):
-        fixed = _TRANSPOSED.get(match.group())
-        if fixed is not None:
-            edits.append((match.start(), match.end(), fixed, list(range(match.start(), match.end()))))
+    if not _TRANSPOSED.keys().isdisjoint(_LONG_WORD_RE.findall(text)):  # rare: skip the loop over every word
+        for match in _LONG_WORD_RE.finditer(text):
+            fixed = _TRANSPOSED.get(match.group())
+            if fixed is not None:
+                edits.append((match.start(), match.end(), fixed, list(range(match.start(), match.end()))))
     if not edits:
         return None, None
     edits.sort()
@@ -331,6 +334,7 @@ def _in_spaced_run(text: str, i: int) -> bool:
 # match), so a search does not rescan a long word from each of its letters.
 _JOINED_WORDS_RE = re.compile(r"[A-Za-z]_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z][A-Z][a-z]+[A-Z][a-z]")
 _LONG_RUN_RE = re.compile(r"[a-z]{18,}")
+_CAMEL_BREAK_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def respaced_view(content: str) -> Optional[_View]:
@@ -338,8 +342,15 @@ def respaced_view(content: str) -> Optional[_View]:
     (lower-cased), or None when the content has no such joins."""
     if not _JOINED_WORDS_RE.search(content):
         return None
-    out: list[str] = []
     origin: list[int] = []
+    if content.isascii():  # the loop below, by regex: a space before each capital after a small letter
+        start = 0
+        for match in _CAMEL_BREAK_RE.finditer(content):
+            origin += range(start, match.start() + 1)  # ... i - 1, then i for the space put before content[i]
+            start = match.start()
+        origin += range(start, len(content))
+        return _View(_CAMEL_BREAK_RE.sub(" ", content).replace("_", " ").lower(), origin)
+    out: list[str] = []
     for i, ch in enumerate(content):
         if ch == "_":
             ch = " "

@@ -80,7 +80,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|(?:the\s+)?(?:above|previous|prior|preceding)(?=\s*(?:[.,;:!?\"')\-]|and\b|$))"
         r"|what\s+(?:i|you|we|was|has\s+been|is|'s)\s*(?:have\s+)?(?:said|told|wrote|written|stated|given|mentioned|"
         r"before|above))",
-        "ig|disregard|forget|drop|erase|abandon",
+        r"\big|disregard|forget|drop|erase|abandon",
     ),
     _rule(
         "instruction_override",
@@ -108,7 +108,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\byour\s+(?:new\s+)?(?:instructions|rules|directives)\s+(?:are|have\s+been)\s+(?:now\s+)?"
         r"(?:to|changed|updated|replaced|as\s+follows)\b"
         r"|\byour\s+(?:primary|main|only|new|sole)\s+(?:purpose|goal|task|job|objective)\s+is\s+now\b",
-        "your",
+        "your & instruction|rule|prompt|guideline|programming|directive|purpose|goal|task|job|objective",
     ),
     _rule(
         "instruction_override",
@@ -255,7 +255,9 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\byou\s+are\s+role-?playing\s+as\b"
         r"|\b(?:theoretical|hypothetical|fictional|imaginary)\s+(?:world|scenario|universe|setting)\s+where\s+you\s+"
         r"(?:are\s+(?:no|not)\b|would\s+be\s+able|have\s+no|can\s+(?:say|do|use))",
-        "act|you|role|persona|identity|theoretical|hypothetical|fictional|imaginary",
+        # every branch has "you" or the word "act", and a verb or noun of playing a part
+        r"you|\bact\b & \bact\b|behave|respond|answer|pretend|play|role|persona|identity|theoretical|hypothetical|"
+        "fictional|imaginary",
     ),
     _rule(
         "role_hijack",
@@ -282,7 +284,8 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\bpretend\s+(?:that\s+)?you\s+(?:can|could|have|are\s+able\s+to)\s+"
         r"(?:access|browse|no\s+(?:rules|restrictions|limits|filters))"
         r"|\bbroken\s+free\s+(?:of|from)\s+the\s+(?:typical\s+)?confines\b",
-        "anything|dan|stan|dude|gpt|pretend|confines",
+        # "dan", "stan" and "gpt" end a word in every branch (not "danger", "understand")
+        r"anything|dan\b|stan\b|dude|gpt\b|pretend|confines",
     ),
     _rule(
         "role_hijack",
@@ -744,8 +747,9 @@ POISONING_RULES: tuple[Rule, ...] = (
         r"(?:this|the\s+following)\b"
         r"|\"(?:instruction|instructions|system|system_prompt|note_to_(?:ai|assistant|agent)|ai_instruction|"
         r"assistant_instruction)s?\"\s*:\s*\"",
-        "note|message|instruction|attention|notice|memo|directive|p.s|ps|if|when|dear|hey|hello|hi|reading|"
-        'processing|summari|parsing|seeing|"instruction|"system|"note & ai|assistant|agent|llm|model|bot|gpt|claude|"',
+        r"note|message|instruction|attention|notice|memo|directive|p.s|\bps\b|\bif\b|when|dear|hey|hello|\bhi\b|reading|"
+        r'processing|summari|parsing|seeing|"instruction|"system|"note & \bai\b|\bais\b|assistant|agent|llm|model|bot|gpt|'
+        r'claude|"',
     ),
 ) + POISONING_FAMILY_RULES
 

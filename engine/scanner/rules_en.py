@@ -72,7 +72,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:text|wording|content|contents|words)\s+of\s+your\s+(?:(?:system|initial|original|hidden|secret|first)\s+)?"
         r"(?:prompt|instructions|system\s+message)\b",
         "instruction|prompt|system|guideline|rules|directive|configuration|preamble|told|conversation|chat|"
-        "session|dialog|supposed|allowed|permitted|instructed|give|given|set|written|write",
+        "session|dialog|supposed|allowed|permitted|instructed",
     ),
     _rule(
         "secret_exfiltration",
@@ -91,7 +91,9 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:instructions|prompt|rules)\s+(?:are|is|say)"
         r"|\b(?:complete|continue|finish)\s+(?:this|the\s+following)\s*(?:sentence|text|phrase)?\s*:?\s*[\"'“‘]"
         r"(?:i\s+was\s+(?:instructed|told|programmed)|(?:the|my)\s+(?:system\s+)?(?:prompt|instructions)\s+(?:is|are|says?))",
-        "prompt|instruct|message|configuration|directive|initiali|console|rules",
+        # and a word each branch has: your / text / output / console / tags / start|begin / complete...
+        "prompt|instruct|message|configuration|directive|initiali|console|rules & your|text|output|console|tags|start|"
+        "begin|complete|continue|finish",
     ),
     _rule(
         "secret_exfiltration",
@@ -215,7 +217,7 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\bdd\s+if=/dev/(?:zero|u?random)\s+of=/dev/(?:sd|hd|nvme|xvd|vd)"
         r"|\bshutil\.rmtree\(\s*[\"'](?:/|~|c:\\\\?)[\"']"
         r"|\bformat\s+c:\s*/[qy]",
-        "rm|:()|mkfs|dd|rmtree|format & /|~|:()|c:|$home",
+        r"\brm\b|:()|mkfs|\bdd\b|rmtree|format & /|~|:()|c:|$home",
     ),
     _rule(
         "code_injection",
@@ -224,7 +226,8 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\b(?:nc|ncat|netcat)\b[^\n|;]{0,60}?\s-[a-z]*[ec]\s+(?:/bin/)?(?:ba|z)?sh\b"
         r"|\bmkfifo\b[^\n]{0,80}?\|\s*(?:nc|ncat|netcat)\b"
         r"|\bsocat\b[^\n]{0,80}?\bexec:[\"']?(?:/bin/)?(?:ba|z)?sh",
-        "/dev/tcp/|nc|netcat|mkfifo|socat & /dev/tcp/|sh|mkfifo",
+        # "nc" starts a word ("nc", "ncat"), "sh" ends one except after socat's "exec:"
+        r"/dev/tcp/|\bnc|netcat|mkfifo|socat & /dev/tcp/|sh\b|mkfifo|socat",
     ),
     _rule(
         "code_injection",
@@ -244,8 +247,8 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"|\b(?:os\.environ|getpass\.getpass|clipboard\.getclipboarddata|pynput\.keyboard|keyboard\.(?:on_press|hook)|"
         r"cookies\.txt|cookies\.sqlite|simplecookie)[\s\S]{0,300}?"
         r"\b(?:requests\.(?:post|put)|urlopen|smtplib|ftplib|storbinary|socket\.send|sendall|\.send\()",
-        "env|history|cat|environ|getpass|.ssh|id_rsa|keylog|clipboard|cookie|login|pynput|keyboard"
-        " & curl|wget|nc|netcat|mail|requests|httpx|session|urllib|aiohttp|urlopen|smtplib|ftplib|storbinary|socket|"
+        r"env\b|history|\bcat\b|environ|getpass|.ssh|id_rsa|keylog|clipboard|cookie|login|pynput|keyboard"
+        r" & curl|wget|\bnc|netcat|mail|requests|httpx|session|urllib|aiohttp|urlopen|smtplib|ftplib|storbinary|socket|"
         "sendall|.send(",
     ),
     _rule(

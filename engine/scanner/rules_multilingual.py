@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 from .rule_base import Rule, _rule
 
@@ -234,22 +234,59 @@ def _alternatives(alternation: str) -> list[str]:
 
 
 def _gate(*alternations: str) -> str:
-    """One gate group per alternation: each alternative's longest literal word outside any
-    group (``a\\s+partir\\s+de\\s+ahora`` -> ``partir``), which is in the text whenever the
-    alternative matches; the longer the word, the fewer texts the rule's regex runs on."""
+    """One gate group per alternation: for each alternative, its longest literal word
+    outside any group (``a\\s+partir\\s+de\\s+ahora`` -> ``partir``), which is in the text
+    whenever the alternative matches; or, when every alternative of a group it cannot
+    skip has a longer one, those words (``o\\s+(?:usuario|utilizador)`` -> ``usuario``,
+    ``utilizador``, not ``o``). The longer the words, the fewer texts the rule's regex runs on."""
     groups = []
     for alternation in alternations:
-        heads = set()
+        heads: set[str] = set()
         for alternative in _alternatives(alternation):
-            bare = re.sub(r"\\[a-z]", " ", alternative)
-            while "(" in bare:  # drop groups, innermost first: their words are optional or alternatives
-                bare = re.sub(r"\([^()]*\)[?*]?", " ", bare)
-            words = [w.rstrip("?*")[: -1 if w[-1] in "?*" else None] for w in re.findall(r"[^\s+?*{}.\[\]|]+[?*]?", bare)]
-            if not words:
+            word = _longest_word(alternative)
+            if word is None:
                 raise ValueError(f"alternative {alternative!r} has no literal word to gate on")
-            heads.add(max(words, key=len))
+            best = {word}
+            for group in _required_groups(alternative):
+                words = {_longest_word(inner) or "" for inner in _alternatives(group)}
+                if min(map(len, words)) > min(map(len, best)):
+                    best = words
+            heads |= best
         groups.append("|".join(sorted(heads)))
     return " & ".join(groups)
+
+
+def _longest_word(alternative: str) -> Optional[str]:
+    """The longest literal word of a regex alternative outside its groups, if it has one.
+
+    Escapes, character classes and groups split words (their text may be absent or
+    different), and a character under ``?``, ``*`` or ``{m,n}`` is dropped: ``dich[oa]``
+    -> ``dich``, ``dichos?`` -> ``dicho``, ``[^.]{0,12}`` -> nothing."""
+    bare = re.sub(r"\\.", " ", alternative)
+    bare = re.sub(r"\[[^\]]*\]", " ", bare)
+    while "(" in bare:  # drop groups, innermost first: their words are optional or alternatives
+        bare = re.sub(r"\([^()]*\)", " ", bare)
+    bare = re.sub(r".(?:[?*]|\{[^}]*\})", " ", bare)
+    words = re.findall(r"[^\s+?*{}.\[\]|^$]+", bare)
+    return max(words, key=len) if words else None
+
+
+def _required_groups(alternative: str) -> list[str]:
+    """The alternations inside the top-level groups of ``alternative`` that a match cannot
+    skip (not followed by ``?``, ``*`` or ``{``; not a lookaround), when they hold no group."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(alternative):
+        if ch == "(":
+            start, depth = (i if depth == 0 else start), depth + 1
+        elif ch == ")":
+            depth -= 1
+            inner = alternative[start + 1 : i]
+            if depth == 0 and alternative[i + 1 : i + 2] not in ("?", "*", "{") and "(" not in inner:
+                if inner.startswith("?:"):
+                    out.append(inner[2:])
+                elif not inner.startswith("?"):
+                    out.append(inner)
+    return out
 
 
 class Above(NamedTuple):

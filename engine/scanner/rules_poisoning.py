@@ -194,6 +194,7 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         rf"|\b{_AI_NAME}\s+(?:browsing|visiting|crawling|scraping|reviewing|reading|processing|summari[sz]ing|parsing)\s+"
         r"(?:\w+\s+){0,2}?\w+\s*[:\-–—]\s*(?:please\s+)?(?:rate|approve|hide|say|tell|state|mark|give|rank|recommend|"
         r"send|forward|delete|ignore|disregard|click|buy|book|pay|transfer)\b",
-        "ai|a.i.|assistant|agent|llm|model|bot|copilot|gpt|claude|gemini",
+        # "ai" ends a word wherever the regex can match it, except in the "ai_note" key
+        r'ai\b|"ai|a.i.|assistant|agent|llm|model|bot|copilot|gpt|claude|gemini',
     ),
 )

@@ -7,13 +7,16 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import select
 import subprocess
 import sys
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
+from engine.models import ScanResult
 from engine.scan_stream import scan_jsonl
 from engine.scanner import scan_memory_content
 
@@ -131,3 +134,14 @@ def test_scanning_loads_no_embedding_model():
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert '"blocked": false' in proc.stdout
+
+
+def test_a_verdict_dict_has_every_field_in_order_however_the_verdict_was_made():
+    """to_dict copies the instance's dict: it must hold exactly the fields, in order, for a
+    verdict built directly, by dataclasses.replace (a decoded hit) and by unpickling
+    (a worker process's verdict)."""
+    made = ScanResult(blocked=True, reason="en_injection", offset=3, top_ngrams=("a", "b"))
+    names = [f.name for f in fields(ScanResult)]
+    for verdict in (made, replace(made, offset=7, pattern="p (decoded base64)"), pickle.loads(pickle.dumps(made))):
+        assert list(verdict.to_dict()) == names
+        assert verdict.to_dict() == {name: getattr(verdict, name) for name in names}
