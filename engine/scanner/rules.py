@@ -164,7 +164,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\b(?:say|print|output|write|type|reply|respond|answer)\s+(?:with\s+)?(?:only\s+|exactly\s+)?[\"'“‘][^\"'”’\n]{1,60}"
         r"[\"'”’]\s*(?:,\s*)?(?:and\s+nothing\s+(?:else|more)|only\b|(?:and\s+)?no\s+other\s+(?:words|text))"
         r"|\b(?:only|exactly)\s+(?:say|print|output|reply|respond|answer)\s+(?:with\s+)?[\"'“‘]",
-        "answer|instead|just|repeat|nothing|only|other",
+        "answer|instead|just|repeat|nothing|only|other|exactly",
     ),
     # Declares what the model was told void, without an imperative verb.
     _rule(
