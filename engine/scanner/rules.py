@@ -284,7 +284,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"(?:access|browse|no\s+(?:rules|restrictions|limits|filters))"
         r"|\bbroken\s+free\s+(?:of|from)\s+the\s+(?:typical\s+)?confines\b",
         # "dan", "stan" and "gpt" end a word in every branch (not "danger", "understand")
-        r"anything|dan\b|stan\b|dude|gpt\b|pretend|confines",
+        r"anything|dan\b|stan\b|dude|gpt\b|evil|pretend|confines",
     ),
     _rule(
         "role_hijack",
