@@ -165,7 +165,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"|\b(?:say|print|output|write|type|reply|respond|answer)\s+(?:with\s+)?(?:only\s+|exactly\s+)?[\"'“‘][^\"'”’\n]{1,60}"
         r"[\"'”’]\s*(?:,\s*)?(?:and\s+nothing\s+(?:else|more)|only\b|(?:and\s+)?no\s+other\s+(?:words|text))"
         r"|\b(?:only|exactly)\s+(?:say|print|output|reply|respond|answer)\s+(?:with\s+)?[\"'“‘]",
-        "answer|instead|just|repeat|nothing|only|other",
+        "answer|instead|just|repeat|nothing|only|other|exactly",
     ),
     # Declares what the model was told void, without an imperative verb.
     _rule(
@@ -285,7 +285,7 @@ _EN_CORE: tuple[Rule, ...] = (
         r"(?:access|browse|no\s+(?:rules|restrictions|limits|filters))"
         r"|\bbroken\s+free\s+(?:of|from)\s+the\s+(?:typical\s+)?confines\b",
         # "dan", "stan" and "gpt" end a word in every branch (not "danger", "understand")
-        r"anything|dan\b|stan\b|dude|gpt\b|pretend|confines",
+        r"anything|dan\b|stan\b|dude|gpt\b|evil|pretend|confines",
     ),
     _rule(
         "role_hijack",

@@ -91,9 +91,10 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"(?:instructions|prompt|rules)\s+(?:are|is|say)"
         r"|\b(?:complete|continue|finish)\s+(?:this|the\s+following)\s*(?:sentence|text|phrase)?\s*:?\s*[\"'“‘]"
         r"(?:i\s+was\s+(?:instructed|told|programmed)|(?:the|my)\s+(?:system\s+)?(?:prompt|instructions)\s+(?:is|are|says?))",
-        # and a word each branch has: your / text / output / console / tags / start|begin / complete...
-        "prompt|instruct|message|configuration|directive|initiali|console|rules & your|text|output|console|tags|start|"
-        "begin|complete|continue|finish",
+        # "were" for "the text you were given", "told|programmed" for "complete this: 'i was told"; and a word
+        # each branch has: your / text / output / console / tags / start|begin / complete...
+        "prompt|instruct|message|configuration|directive|initiali|console|rules|were|told|programmed & your|text|output|"
+        "console|tags|start|begin|complete|continue|finish",
     ),
     _rule(
         "secret_exfiltration",
