@@ -44,7 +44,7 @@ from .models import (
     to_iso,
     validate_importance,
 )
-from .scanner import scan_many, scan_memory_content
+from .scanner import scan_many, scan_memory_content, warm_pool
 from .store import Store
 
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
@@ -54,6 +54,13 @@ INLINE_CHECKS = 8
 SCAN_PROCESSES = min(2, os.cpu_count() or 1)
 # A chain's entries as the checks left them (provenance capped), and each one's refusal or None.
 CheckedChain = tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]
+
+
+def warm_scanner() -> None:
+    """Start the worker processes a large batch's scan uses, without waiting, for a
+    caller about to write one: their start-up (over a second) then overlaps the
+    caller's own preparation instead of delaying its first batch."""
+    warm_pool(SCAN_PROCESSES)
 
 
 def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
@@ -496,4 +503,5 @@ __all__ = [
     "scan_entry_text",
     "scan_texts",
     "validate_shape",
+    "warm_scanner",
 ]
