@@ -5,7 +5,7 @@ is built from GateBase and the parts (gate_retention.py, gate_versions.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
 
@@ -198,7 +198,7 @@ class GateBase:
         agent's "user_stated" is model_inferred), and a pin only if it may pin; the
         audit record shows what landed."""
         capped, pinned = actor.cap(entry.source), entry.pinned and actor.may_pin
-        return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped, pinned=pinned)
+        return entry if (capped, pinned) == (entry.source, entry.pinned) else entry.with_fields(source=capped, pinned=pinned)
 
     @staticmethod
     def _refuse_other_type(batch: Batch, entry: MemoryEntry) -> None:

@@ -149,6 +149,17 @@ class MemoryEntry:
             out[f.name] = value
         return out
 
+    def with_fields(self, **changes: Any) -> "MemoryEntry":
+        """A copy with some fields changed, as dataclasses.replace makes it, without
+        re-running __init__ over every field: the gate copies each imported entry it caps
+        (a third of a second per 100k entries that way)."""
+        unknown = changes.keys() - _ENTRY_FIELDS
+        if unknown:
+            raise TypeError(f"MemoryEntry has no field(s) {', '.join(sorted(unknown))}")
+        copy = object.__new__(MemoryEntry)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "MemoryEntry":
         """Inverse of to_dict; checks every field's type and raises InvalidValue naming it."""

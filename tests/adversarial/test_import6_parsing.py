@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from dataclasses import replace
 
 import pytest
 
@@ -47,3 +48,12 @@ def test_no_character_isprintable_passes_is_one_a_name_refuses():
         if chr(cp).isprintable() and (unicodedata.category(chr(cp)) in _NOT_PRINTABLE or (chr(cp).isspace() and chr(cp) != " "))
     ]
     assert refused == []
+
+
+def test_with_fields_copies_as_replace_does_and_refuses_an_unknown_field():
+    entry = MemoryEntry(key="k", content="c", tags=["a"], source=ProvenanceLevel.USER_STATED, pinned=True)
+    copy = entry.with_fields(source=ProvenanceLevel.LEGACY, pinned=False)
+    assert copy == replace(entry, source=ProvenanceLevel.LEGACY, pinned=False)
+    assert (entry.source, entry.pinned) == (ProvenanceLevel.USER_STATED, True)  # the original is untouched
+    with pytest.raises(TypeError, match="colour"):
+        entry.with_fields(colour="red")
