@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import replace
 from typing import Callable, Iterable, Optional
 
@@ -29,7 +28,7 @@ from .fields import (
     validate_name,
     validate_session_key,
 )
-from .gate_base import DecayChange, GateBase, WriteOutcome, provenance_guard, validate_shape
+from .gate_base import SCAN_PROCESSES, DecayChange, GateBase, WriteOutcome, provenance_guard, validate_shape, warm_scanner
 from .gate_bulk import Batch
 from .gate_retention import RetentionWrites
 from .gate_versions import VersionWrites
@@ -44,23 +43,14 @@ from .models import (
     to_iso,
     validate_importance,
 )
-from .scanner import scan_many, scan_memory_content, warm_pool
+from .scanner import scan_many, scan_memory_content
 from .store import Store
 
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
 # a hop to a worker thread would cost more than the checks.
 INLINE_CHECKS = 8
-# A large batch's texts are scanned in this many processes at once (scan_many).
-SCAN_PROCESSES = min(2, os.cpu_count() or 1)
 # A chain's entries as the checks left them (provenance capped), and each one's refusal or None.
 CheckedChain = tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]
-
-
-def warm_scanner() -> None:
-    """Start the worker processes a large batch's scan uses, without waiting, for a
-    caller about to write one: their start-up (over a second) then overlaps the
-    caller's own preparation instead of delaying its first batch."""
-    warm_pool(SCAN_PROCESSES)
 
 
 def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
