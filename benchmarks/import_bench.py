@@ -131,7 +131,12 @@ async def run_size(folder: Path, n: int, sample: int) -> dict:
     with open(src, "w") as fh:
         for entry in synthetic_entries(n, seed=3):
             fh.write(json.dumps(entry.to_dict()) + "\n")
-    with mock.patch("engine.gate.scan_many", lambda texts, processes=1: [ScanResult(blocked=False)] * len(texts)):
+    # The stub starts no scanner workers either: the gated run below starts them itself,
+    # while it reads the file, as an import in a fresh process does.
+    with (
+        mock.patch("engine.gate.scan_many", lambda texts, processes=1: [ScanResult(blocked=False)] * len(texts)),
+        mock.patch("engine.facade.transfer.warm_scanner", lambda: None),
+    ):
         stubbed = await gated_import(folder / f"stubbed-{n}.db", src, n)
     out = {
         "entries": n,

@@ -55,6 +55,10 @@ def validate_name(value: Any, field: str, limit: int) -> str:
         raise InvalidValue(f"{field} must not be empty")
     if value != value.strip():
         raise InvalidValue(f"{field} {value[:40]!r} has leading or trailing whitespace")
+    if value.isprintable():
+        # Printable (str.isprintable) rules out every refused category and every space
+        # but " ": the common case, at C speed; otherwise find the character to name.
+        return value
     for offset, ch in enumerate(value):
         if unicodedata.category(ch) in _NOT_PRINTABLE or (ch.isspace() and ch != " "):
             raise InvalidValue(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import replace
 from typing import Callable, Iterable, Optional
 
@@ -29,7 +28,7 @@ from .fields import (
     validate_name,
     validate_session_key,
 )
-from .gate_base import DecayChange, GateBase, WriteOutcome, provenance_guard, validate_shape
+from .gate_base import SCAN_PROCESSES, DecayChange, GateBase, WriteOutcome, provenance_guard, validate_shape, warm_scanner
 from .gate_bulk import Batch
 from .gate_retention import RetentionWrites
 from .gate_versions import VersionWrites
@@ -50,8 +49,6 @@ from .store import Store
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
 # a hop to a worker thread would cost more than the checks.
 INLINE_CHECKS = 8
-# A large batch's texts are scanned in this many processes at once (scan_many).
-SCAN_PROCESSES = min(2, os.cpu_count() or 1)
 # A chain's entries as the checks left them (provenance capped), and each one's refusal or None.
 CheckedChain = tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]
 
@@ -496,4 +493,5 @@ __all__ = [
     "scan_entry_text",
     "scan_texts",
     "validate_shape",
+    "warm_scanner",
 ]

@@ -1,11 +1,14 @@
 """What every part of the write gate stands on: the outcome types, the shape check
 every stored string meets, the audit record of a write or a refusal, loading an
-entry inside a transaction, and the person-only check. engine/gate.py's WriteGate
-is built from GateBase and the parts (gate_retention.py, gate_versions.py)."""
+entry inside a transaction, the person-only check, and how many processes the
+scanner uses for a large batch (warm_scanner starts them ahead of one).
+engine/gate.py's WriteGate is built from GateBase and the parts (gate_retention.py,
+gate_versions.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import os
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
 
@@ -30,8 +33,18 @@ from .models import (
     utcnow,
     validate_importance,
 )
-from .scanner import MAX_CONTENT_CHARS
+from .scanner import MAX_CONTENT_CHARS, warm_pool
 from .store import ENTRY_COLUMNS, Store, row_to_entry
+
+# A large batch's texts are scanned in this many processes at once (scan_many).
+SCAN_PROCESSES = min(2, os.cpu_count() or 1)
+
+
+def warm_scanner() -> None:
+    """Start the worker processes a large batch's scan uses, without waiting, for a
+    caller about to write one: their start-up (over a second) then overlaps the
+    caller's own preparation instead of delaying its first batch."""
+    warm_pool(SCAN_PROCESSES)
 
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:
@@ -198,7 +211,7 @@ class GateBase:
         agent's "user_stated" is model_inferred), and a pin only if it may pin; the
         audit record shows what landed."""
         capped, pinned = actor.cap(entry.source), entry.pinned and actor.may_pin
-        return entry if (capped, pinned) == (entry.source, entry.pinned) else replace(entry, source=capped, pinned=pinned)
+        return entry if (capped, pinned) == (entry.source, entry.pinned) else entry.with_fields(source=capped, pinned=pinned)
 
     @staticmethod
     def _refuse_other_type(batch: Batch, entry: MemoryEntry) -> None:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, Optional
 from ..actors import Actor
 from ..errors import StoreError
 from ..files import atomic_write
-from ..gate import WriteRejected
+from ..gate import WriteRejected, warm_scanner
 from ..models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 from .core import EngineCore
 
@@ -33,6 +33,11 @@ IMPORT_BATCH = 10_000
 # starts the pipeline and the progress bar sooner, while the store is small and a
 # commit still cheap.
 FIRST_BATCH = 2000
+# An import this large has a first batch big enough for the scanner's worker processes
+# (engine.scanner.scan_many): they start while the file is read (an export of at least
+# WARM_SCANNER_BYTES, about 1,700 lines of a typical one) or the chains are grouped.
+WARM_SCANNER_BYTES = 1 << 20
+WARM_SCANNER_ENTRIES = FIRST_BATCH
 
 
 @dataclass
@@ -144,6 +149,9 @@ class TransferMixin(EngineCore):
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
         from ..importers.jsonl import read_jsonl_export
 
+        with contextlib.suppress(OSError):  # an unreadable file is the reader's to report
+            if os.stat(path).st_size >= WARM_SCANNER_BYTES:
+                warm_scanner()
         with collector_paused():
             entries, judgments = await asyncio.to_thread(read_jsonl_export, Path(path))  # seconds at 100k lines
             items = [({"line": n}, entry if error is None else error) for n, entry, error in entries]
@@ -194,6 +202,8 @@ class TransferMixin(EngineCore):
             importer = Actor.importer(str(actor), trusted=trust_provenance)
             items: list[tuple[dict, MemoryEntry]] = []
             entries = list(entries)
+            if len(entries) >= WARM_SCANNER_ENTRIES:
+                warm_scanner()  # while the chains are grouped and checked against the store
             for where, entry in entries:
                 if isinstance(entry, str):
                     report.refuse(where, None, "invalid", entry)

@@ -81,6 +81,7 @@ __all__ = [
     "reveal_invisible",
     "scan_memory_content",
     "scan_many",
+    "warm_pool",
     "_scan_memory_content",
 ]
 
@@ -300,6 +301,17 @@ def _worker_pool(workers: int) -> ProcessPoolExecutor:
             ),
         )
     return _POOL[1]
+
+
+def warm_pool(processes: int) -> None:
+    """Start scan_many's worker processes now, without waiting for them: each takes
+    over a second to start (an interpreter, numpy, the learned artifact), which a
+    caller hides behind work of its own (an import reading its file) instead of
+    paying it at its first large batch. A no-op when processes is 1."""
+    if processes > 1:
+        pool = _worker_pool(processes)
+        for _ in range(processes):
+            pool.submit(int)  # the pool starts a process per task it cannot hand to an idle one
 
 
 def _worker_start(folder: Path) -> None:
