@@ -34,6 +34,7 @@ from typing import AsyncGenerator, Optional
 import numpy as np
 
 from ..worker_exit import exit_with_parent
+from .heap import release_free_memory
 from .lexical import SUPERSEDED, LexicalBuilder, LexicalIndex, bulk_tokenize_ids
 from .tokenize import entry_text
 
@@ -145,8 +146,14 @@ async def _build(slices: AsyncGenerator[Slice, None]) -> tuple[LexicalIndex, dic
     def add(s: Slice) -> None:
         builder.add_tokens(s.ids, s.terms, s.doc, s.tid, s.flags)
         hashes.update(zip(s.ids, s.hashes.tolist()))
+        release_free_memory()  # the previous slice's temporaries, before the next one grows the heap
+
+    def finish() -> LexicalIndex:
+        index = builder.finish()
+        release_free_memory()  # the builder's pair arrays, before the vectors' int8 codes are made
+        return index
 
     async with contextlib.aclosing(slices):  # a failure stops the workers at once
         async for s in slices:
             await asyncio.to_thread(add, s)
-    return await asyncio.to_thread(builder.finish), hashes
+    return await asyncio.to_thread(finish), hashes

@@ -28,6 +28,7 @@ from . import embedder as emb
 from .backfill import Backfill
 from .embedder import Embedder, EmbeddingTimeout
 from .episodes import EpisodeIndex, EpisodeSearchResult
+from .heap import release_free_memory
 from .indexes import OpenReport, RecallIndexes
 from .lexical import LexicalIndex
 from .pipeline import prepare_query, run_pipeline
@@ -378,6 +379,7 @@ class RecallService:
         if len(self.lexical) >= self._snapshot_min:
             await self.save_snapshot()
         self.indexes.release()  # a million memories' indexes are gigabytes; a later call reopens
+        await asyncio.to_thread(release_free_memory)
         self._opened = False
         if release_models:
             self.embedder.close()
