@@ -337,7 +337,10 @@ async def test_stopping_consolidation_finishes_the_session_in_hand_and_leaves_th
         assert panel_text(app).startswith("Consolidation (sessions)")
         await pilot.press("ctrl+c")
         hold.release.set()
-        await wait_until(pilot, lambda: isinstance(app.screen, TextScreen), timeout=30, what="run report")
+        # the report's title mounts a frame after the screen becomes current (NoMatches under load)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, TextScreen) and bool(app.screen.query(".title")), timeout=30, what="run report"
+        )
         assert any("stopped after 2 of 3 sessions" in n for n in notices(app))
         assert "2 run(s)" in str(app.screen.query_one(".title").render())
         assert not app.jobs.jobs
