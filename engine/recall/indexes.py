@@ -207,15 +207,10 @@ class RecallIndexes:
         VECTOR_ROWS at a time; rows that cannot be used are appended to stale. With
         indexed=False, of every entry (the index is still being built: the caller filters)."""
         async for rows in self._keyset("entry_id, model_id, dim, vector", "vectors", "1", VECTOR_ROWS):
-            ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
-            if not indexed:
-                stale.extend(bad)
-                yield ids, matrix
-                continue
-            stale.extend(s for s in bad if s[0] in self.lexical)
-            keep = [j for j, i in enumerate(ids) if i in self.lexical]
-            if len(keep) != len(ids):
-                ids, matrix = [ids[j] for j in keep], matrix[keep]
+            # joining, decoding and filtering 20k rows (30 MB of float32): in a thread
+            lexical = self.lexical if indexed else None  # the index as it is now, as on the loop
+            ids, matrix, bad = await asyncio.to_thread(_decode_chunk, rows, model_id, dim, lexical)
+            stale.extend(bad)
             yield ids, matrix
 
     async def load_vectors(self) -> int:
@@ -454,3 +449,16 @@ class RecallIndexes:
                     self.backfill.add(entry_id)
             if self.vectors is not None:
                 await add_off_loop(self.vectors, adds)  # the array copies in a thread
+
+
+def _decode_chunk(rows: list[tuple], model_id: str, dim: int, lexical: Optional[LexicalIndex]):
+    """(ids, float32 matrix, stale) of one chunk of `vectors` rows (rowid first); with a
+    lexical index, only of the entries it holds."""
+    ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
+    if lexical is None:
+        return ids, matrix, bad
+    bad = [s for s in bad if s[0] in lexical]
+    keep = [j for j, i in enumerate(ids) if i in lexical]
+    if len(keep) != len(ids):
+        ids, matrix = [ids[j] for j in keep], matrix[keep]
+    return ids, matrix, bad

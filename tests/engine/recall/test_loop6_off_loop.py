@@ -13,6 +13,7 @@ import threading
 
 import numpy as np
 
+from engine.recall import indexes
 from engine.recall import vectors as vec_mod
 from engine.recall.vectors import VectorIndex, add_off_loop
 
@@ -117,3 +118,25 @@ async def test_a_backfill_batch_adds_its_vectors_through_the_off_loop_path(store
     await asyncio.sleep(0)
     assert sum(used) >= 40 and svc.pending_count == 0
     assert len(svc.vectors) >= 40
+
+
+async def test_stored_vectors_are_decoded_off_the_loop_when_they_load(store, make_service, monkeypatch):
+    svc = await make_service()
+    await insert(store, *(make_entry(f"k{i}", f"note {i} about the deploy cluster") for i in range(60)))
+    await svc.recall("anything")
+    await svc.embed_pending()
+    assert len(svc.vectors) == 60
+    before = (svc.vectors.ids(), np.array(svc.vectors.matrix()))
+    loop_thread = threading.get_ident()
+    decoded: list[int] = []
+    real = indexes.decode_rows
+
+    def watched(rows, model_id, dim):
+        decoded.append(threading.get_ident())
+        return real(rows, model_id, dim)
+
+    monkeypatch.setattr(indexes, "decode_rows", watched)
+    assert await svc.indexes.load_vectors() == 0
+    assert decoded and loop_thread not in decoded
+    assert svc.vectors.ids() == before[0]
+    np.testing.assert_array_equal(np.array(svc.vectors.matrix()), before[1])
