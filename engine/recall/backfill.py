@@ -134,10 +134,11 @@ class Backfill:
                 entry_id, text = items[j]
                 if svc.vectors is not None and svc._current(entry_id, text):
                     rows.append((entry_id, matrix[j], svc.lexical.flags(entry_id) or 0))
-                    self.pending.pop(entry_id, None)
             if svc.vectors is not None:
                 # growing the delta copies it whole (tens of MB): in a thread, not on the loop
                 await add_off_loop(svc.vectors, rows)
+            for entry_id, _, _ in rows:  # only once in the index: a cancelled add leaves them pending
+                self.pending.pop(entry_id, None)
         return len(rows)
 
     def start(self) -> None:

@@ -444,11 +444,12 @@ class RecallIndexes:
                     continue
                 if entry_id in found and self.vectors is not None:
                     adds.append((entry_id, found[entry_id], self.lexical.flags(entry_id) or 0))
-                    self.backfill.discard(entry_id)
                 else:
                     self.backfill.add(entry_id)
             if self.vectors is not None:
                 await add_off_loop(self.vectors, adds)  # the array copies in a thread
+            for entry_id, _, _ in adds:  # only once in the index: a cancelled add leaves them queued
+                self.backfill.discard(entry_id)
 
 
 def _decode_chunk(rows: list[tuple], model_id: str, dim: int, lexical: Optional[LexicalIndex]):

@@ -12,6 +12,7 @@ import asyncio
 import threading
 
 import numpy as np
+import pytest
 
 from engine.recall import indexes
 from engine.recall import vectors as vec_mod
@@ -140,3 +141,29 @@ async def test_stored_vectors_are_decoded_off_the_loop_when_they_load(store, mak
     assert decoded and loop_thread not in decoded
     assert svc.vectors.ids() == before[0]
     np.testing.assert_array_equal(np.array(svc.vectors.matrix()), before[1])
+
+
+async def test_a_batch_cancelled_while_its_vectors_are_added_stays_pending(store, make_service, monkeypatch):
+    svc = await make_service()
+    await insert(store, *(make_entry(f"k{i}", f"note {i} about the deploy cluster") for i in range(5)))
+    monkeypatch.setattr(svc, "_start_drain", lambda: None)
+    await svc.recall("anything")
+    await svc.embedder.ensure_loaded()
+    backfill = svc.indexes.backfill
+    items = await backfill._window(5)
+    assert len(items) == 5
+    fut = asyncio.get_running_loop().create_future()
+    fut.set_result(svc.embedder.encode_sync([t for _, t in items]))
+
+    async def stuck(index, rows):  # the thread making room never comes back before the cancel
+        await asyncio.sleep(10)
+
+    from engine.recall import backfill as backfill_mod
+
+    monkeypatch.setattr(backfill_mod, "add_off_loop", stuck)
+    task = asyncio.ensure_future(backfill._settle(items, fut))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert all(entry_id in backfill.pending for entry_id, _ in items)  # still queued for their vectors
