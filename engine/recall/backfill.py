@@ -30,7 +30,7 @@ import numpy as np
 
 from .embedder import BACKFILL_WORKERS
 from .tokenize import entry_text
-from .vectors import write_vectors
+from .vectors import add_off_loop, write_vectors
 
 if TYPE_CHECKING:
     from .service import RecallService
@@ -128,15 +128,18 @@ class Backfill:
             return 0
         if not svc.store.read_only:
             await write_vectors(svc.store, [items[j][0] for j in keep], matrix[keep], svc.embedder.model_id)
-        added = 0
         async with svc._lock:
+            rows = []
             for j in keep:
                 entry_id, text = items[j]
                 if svc.vectors is not None and svc._current(entry_id, text):
-                    svc.vectors.add(entry_id, matrix[j], svc.lexical.flags(entry_id) or 0)
-                    self.pending.pop(entry_id, None)
-                    added += 1
-        return added
+                    rows.append((entry_id, matrix[j], svc.lexical.flags(entry_id) or 0))
+            if svc.vectors is not None:
+                # growing the delta copies it whole (tens of MB): in a thread, not on the loop
+                await add_off_loop(svc.vectors, rows)
+            for entry_id, _, _ in rows:  # only once in the index: a cancelled add leaves them pending
+                self.pending.pop(entry_id, None)
+        return len(rows)
 
     def start(self) -> None:
         """Drain the backlog in the background (once the model is ready, unless paused)."""

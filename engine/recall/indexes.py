@@ -32,7 +32,7 @@ from .rebuild import entry_flags, rebuild_lexical, text_hash
 from .snapshot import Snapshot, SnapshotError, read_snapshot, snapshot_path, verify
 from .snapshot_save import Deferred, finish_deferred, stream_vectors, write_snapshot
 from .tokenize import entry_text, index_tokens
-from .vectors import VectorIndex, decode_rows, queue_reembed
+from .vectors import VectorIndex, add_off_loop, decode_rows, queue_reembed
 
 if TYPE_CHECKING:
     from .backfill import Backfill
@@ -207,15 +207,10 @@ class RecallIndexes:
         VECTOR_ROWS at a time; rows that cannot be used are appended to stale. With
         indexed=False, of every entry (the index is still being built: the caller filters)."""
         async for rows in self._keyset("entry_id, model_id, dim, vector", "vectors", "1", VECTOR_ROWS):
-            ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
-            if not indexed:
-                stale.extend(bad)
-                yield ids, matrix
-                continue
-            stale.extend(s for s in bad if s[0] in self.lexical)
-            keep = [j for j, i in enumerate(ids) if i in self.lexical]
-            if len(keep) != len(ids):
-                ids, matrix = [ids[j] for j in keep], matrix[keep]
+            # joining, decoding and filtering 20k rows (30 MB of float32): in a thread
+            lexical = self.lexical if indexed else None  # the index as it is now, as on the loop
+            ids, matrix, bad = await asyncio.to_thread(_decode_chunk, rows, model_id, dim, lexical)
+            stale.extend(bad)
             yield ids, matrix
 
     async def load_vectors(self) -> int:
@@ -251,7 +246,9 @@ class RecallIndexes:
 
     async def _after_vectors_loaded(self, stale: list[tuple[str, str]]) -> None:
         have = self.vectors
-        self.backfill.reset(i for i in self.lexical.ids() if i not in have)
+        # a walk of every indexed id (100 ms at 100k): in a thread, under the index lock
+        missing = await self.locked(lambda: asyncio.to_thread(lambda: [i for i in self.lexical.ids() if i not in have]))
+        self.backfill.reset(missing)
         if stale and not self.store.read_only:
             await queue_reembed(self.store, stale)
 
@@ -439,13 +436,30 @@ class RecallIndexes:
                 found.update({g: matrix[j] for j, g in enumerate(good)})
         async with self.lock:
             # in the table's order, as a load from the table would have them (ties in a scan)
+            adds: list[tuple[str, np.ndarray, int]] = []
             for n, entry_id in enumerate([*found, *(i for i in ids if i not in found)], 1):
                 if n % APPLY_CHUNK == 0:  # up to 10k entries after a sync: the caller's loop keeps drawing
                     await asyncio.sleep(0)
                 if entry_id not in self.lexical:
                     continue
                 if entry_id in found and self.vectors is not None:
-                    self.vectors.add(entry_id, found[entry_id], self.lexical.flags(entry_id) or 0)
-                    self.backfill.discard(entry_id)
+                    adds.append((entry_id, found[entry_id], self.lexical.flags(entry_id) or 0))
                 else:
                     self.backfill.add(entry_id)
+            if self.vectors is not None:
+                await add_off_loop(self.vectors, adds)  # the array copies in a thread
+            for entry_id, _, _ in adds:  # only once in the index: a cancelled add leaves them queued
+                self.backfill.discard(entry_id)
+
+
+def _decode_chunk(rows: list[tuple], model_id: str, dim: int, lexical: Optional[LexicalIndex]):
+    """(ids, float32 matrix, stale) of one chunk of `vectors` rows (rowid first); with a
+    lexical index, only of the entries it holds."""
+    ids, matrix, bad = decode_rows((r[1:] for r in rows), model_id, dim)
+    if lexical is None:
+        return ids, matrix, bad
+    bad = [s for s in bad if s[0] in lexical]
+    keep = [j for j, i in enumerate(ids) if i in lexical]
+    if len(keep) != len(ids):
+        ids, matrix = [ids[j] for j in keep], matrix[keep]
+    return ids, matrix, bad

@@ -24,6 +24,7 @@ reopened index scans them mapped and touches only the shortlisted float32 rows.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
@@ -37,6 +38,7 @@ from .topk import stable_top_k
 
 QUANTIZED_MIN_ROWS = 256  # below this the exact float32 scan is trivially cheap
 SHORTLIST_MARGIN = 64
+ADD_CHUNK = 500  # rows add_off_loop writes between yields to the loop
 
 
 class VectorDimensionError(RecallError, ValueError):
@@ -137,8 +139,10 @@ class VectorIndex:
             )
         return vec
 
-    def add(self, entry_id: str, vec: np.ndarray, flags: int = 0) -> None:
-        """Insert or replace the vector of one memory (a replaced row is marked dead)."""
+    def add(self, entry_id: str, vec: np.ndarray, flags: int = 0, compact: bool = True) -> None:
+        """Insert or replace the vector of one memory (a replaced row is marked dead).
+        compact=False leaves a due compaction to the caller (`compact_due`, `compacted`:
+        off the event loop, see `add_off_loop`)."""
         vec = self._check(vec, entry_id)
         self.remove(entry_id)
         if self._nd == len(self._d32):
@@ -156,7 +160,43 @@ class VectorIndex:
         self._flags[row] = flags
         self._n_flagged += int(flags != 0)
         self.changes += 1
-        self._maybe_compact()
+        if compact:
+            self._maybe_compact()
+
+    def room(self, extra: int) -> Optional[dict[str, object]]:
+        """The delta and per-row arrays grown to take `extra` more adds without a copy
+        (None if they already can): the copies are the whole delta (tens of MB once it
+        holds tens of thousands of rows), so callers on an event loop make them in a
+        thread and `adopt` the result under the index lock."""
+        need_d, need_rows = self._nd + extra, len(self._ids) + extra
+        if need_d <= len(self._d32) and need_rows <= len(self._flags):
+            return None
+        size = max(need_d, 2 * len(self._d32))
+        return {
+            "_d32": _grown(self._d32, size),
+            "_dq": Codes(_grown(self._dq.codes, size), _grown(self._dq.scale, size)),
+            "_flags": _grown(self._flags, need_rows),
+            "_dead": _grown(self._dead, need_rows),
+        }
+
+    def compact_due(self) -> bool:
+        return self._nd + self._n_dead > max(50_000, self._nb // 4)
+
+    def compacted(self) -> dict[str, object]:
+        """What `compact` would leave (the state's arrays, built without touching this
+        index): for `adopt`, so the copy can be made in a thread."""
+        n = len(self._ids)
+        rows = np.flatnonzero(~self._dead[:n])
+        new = VectorIndex(self.dim, self.model_id)
+        new.set_base([self._ids[r] for r in rows.tolist()], self._rows32(rows), self._codes(rows), self._flags[rows].copy())
+        state = dict(new.__dict__)
+        state.pop("changes")
+        return state
+
+    def adopt(self, state: Optional[dict[str, object]]) -> None:
+        """Take the arrays `room` or `compacted` prepared (nothing changed the index since)."""
+        if state:
+            self.__dict__.update(state)
 
     def add_many(self, ids: Sequence[str], matrix: np.ndarray, flags: Optional[np.ndarray] = None) -> None:
         """Bulk insert; into an empty index the matrix becomes the base (adopted, not copied)."""
@@ -210,7 +250,7 @@ class VectorIndex:
             self._flags[row] = flags
 
     def _maybe_compact(self) -> None:
-        if self._nd + self._n_dead > max(50_000, self._nb // 4):
+        if self.compact_due():
             self.compact()
 
     def compact(self) -> None:
@@ -260,6 +300,22 @@ class VectorIndex:
         if excluded is not None:
             top = top[~excluded[top]]
         return top.astype(np.int64)
+
+
+async def add_off_loop(index: VectorIndex, items: Sequence[tuple[str, np.ndarray, int]]) -> None:
+    """Add (id, vector, flags) rows from an event loop, the caller holding the index lock:
+    the array copies (growing the delta, a due compaction) run in a thread, so the loop
+    only writes rows. The index ends as a run of `add` would leave it."""
+    if not items:
+        return
+    index.adopt(await asyncio.to_thread(index.room, len(items)))
+    for n, (entry_id, vec, flags) in enumerate(items, 1):
+        index.add(entry_id, vec, flags, compact=False)
+        if index.compact_due():
+            index.adopt(await asyncio.to_thread(index.compacted))
+            index.adopt(await asyncio.to_thread(index.room, len(items) - n))
+        elif n % ADD_CHUNK == 0:
+            await asyncio.sleep(0)
 
 
 def _grown(arr: np.ndarray, need: int) -> np.ndarray:
