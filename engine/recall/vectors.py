@@ -145,9 +145,7 @@ class VectorIndex:
         off the event loop, see `add_off_loop`)."""
         vec = self._check(vec, entry_id)
         self.remove(entry_id)
-        if self._nd == len(self._d32):
-            self._d32 = _grown(self._d32, 2 * self._nd)
-            self._dq = Codes(_grown(self._dq.codes, 2 * self._nd), _grown(self._dq.scale, 2 * self._nd))
+        self.adopt(self.room(1))
         self._d32[self._nd] = vec
         row_codes = quantize(vec[None, :])
         self._dq.codes[self._nd], self._dq.scale[self._nd] = row_codes.codes[0], row_codes.scale[0]
@@ -155,8 +153,6 @@ class VectorIndex:
         row = len(self._ids)
         self._ids.append(entry_id)
         self._row[entry_id] = row
-        self._flags = _grown(self._flags, row + 1)
-        self._dead = _grown(self._dead, row + 1)
         self._flags[row] = flags
         self._n_flagged += int(flags != 0)
         self.changes += 1
@@ -171,10 +167,9 @@ class VectorIndex:
         need_d, need_rows = self._nd + extra, len(self._ids) + extra
         if need_d <= len(self._d32) and need_rows <= len(self._flags):
             return None
-        size = max(need_d, 2 * len(self._d32))
         return {
-            "_d32": _grown(self._d32, size),
-            "_dq": Codes(_grown(self._dq.codes, size), _grown(self._dq.scale, size)),
+            "_d32": _grown(self._d32, need_d),
+            "_dq": Codes(_grown(self._dq.codes, need_d), _grown(self._dq.scale, need_d)),
             "_flags": _grown(self._flags, need_rows),
             "_dead": _grown(self._dead, need_rows),
         }
@@ -255,9 +250,7 @@ class VectorIndex:
 
     def compact(self) -> None:
         """Fold the delta into a new base (in memory) and drop the dead rows."""
-        n = len(self._ids)
-        rows = np.flatnonzero(~self._dead[:n])
-        self.set_base([self._ids[r] for r in rows.tolist()], self._rows32(rows), self._codes(rows), self._flags[rows].copy())
+        self.adopt(self.compacted())
 
     # ---- search --------------------------------------------------------------------
     def search(self, query: np.ndarray, k: int, include_superseded: bool = False, exact: bool = False) -> VectorHits:
