@@ -246,8 +246,8 @@ class RecallIndexes:
 
     async def _after_vectors_loaded(self, stale: list[tuple[str, str]]) -> None:
         have = self.vectors
-        # a walk of every indexed id (100 ms at 100k): in a thread, under the index lock
-        missing = await self.locked(lambda: asyncio.to_thread(lambda: [i for i in self.lexical.ids() if i not in have]))
+        # a walk of every indexed id (~0.3 s at 1M): in a thread, under the index lock
+        missing = await self.locked(lambda: asyncio.to_thread(lambda: have.missing(self.lexical.ids())))
         self.backfill.reset(missing)
         if stale and not self.store.read_only:
             await queue_reembed(self.store, stale)

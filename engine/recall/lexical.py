@@ -29,6 +29,7 @@ across modules each would need the others' private layout.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections import Counter
@@ -367,8 +368,7 @@ class LexicalIndex:
     def flags_of(self, ids: list[str]) -> tuple[np.ndarray, list[str]]:
         """(flags of each id, 0 when not indexed; the ids not indexed): one dict pass and
         one gather, not a method call per id (a first open's million vectors)."""
-        get = self._id_to_slot.get
-        slots = np.fromiter((get(i, -1) for i in ids), np.int64, len(ids))
+        slots = np.fromiter(map(self._id_to_slot.get, ids, itertools.repeat(-1)), np.int64, len(ids))
         missing = slots < 0
         flags = np.where(missing, 0, self._flags[np.maximum(slots, 0)]).astype(np.uint8)
         return flags, [ids[j] for j in np.flatnonzero(missing).tolist()]

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 
 from .quantized import Codes, quantize, write_codes
-from .snapshot import SnapshotWriter, release_pages, snapshot_path
+from .snapshot import SnapshotWriter, snapshot_path
 from .vectors import VectorIndex
 
 if TYPE_CHECKING:
     from .indexes import RecallIndexes
 
 log = logging.getLogger(__name__)
+VECTOR_COUNT = "SELECT count(*) FROM vectors"  # sizes the codes array before the rows stream
 
 
 @dataclass
@@ -104,16 +105,29 @@ def _drop_legacy(path) -> None:
     path.with_name(path.name.replace(".snap", ".npz")).unlink(missing_ok=True)  # the format-1 file
 
 
-def _codes_of(m32: np.ndarray, block: int = 65_536) -> Codes:
-    """The int8 codes of the mapped float32 vectors, block by block, their pages
-    dropped after: made once the index is built, so the map never sits in memory beside
-    the build's own peak (~0.9 GB at a million memories)."""
-    out = Codes(np.empty(m32.shape, np.int8), np.empty(len(m32), np.float32))
-    for a in range(0, len(m32), block):
-        part = quantize(m32[a : a + block])
-        out.codes[a : a + block], out.scale[a : a + block] = part.codes, part.scale
-        release_pages(m32)  # never more than one block of the map resident
-    return out
+class _CodesFill:
+    """The int8 codes of the streamed rows, made chunk by chunk as they arrive, while
+    the lexical index builds (on the other core: the open waited ~2 s for them after
+    the build at a million memories), into one array sized from the vectors table's
+    count, so no join copies them beside the build's peak."""
+
+    def __init__(self, rows: int, dim: int):
+        self.buf = Codes(np.empty((rows, dim), np.int8), np.empty(rows, np.float32))
+        self.n = 0
+
+    def add(self, m32: np.ndarray) -> None:
+        end = self.n + len(m32)
+        if end > len(self.buf):  # rows committed after the count
+            size = max(end, 2 * len(self.buf))
+            grown = Codes(np.empty((size, self.buf.codes.shape[1]), np.int8), np.empty(size, np.float32))
+            grown.codes[: self.n], grown.scale[: self.n] = self.buf.codes[: self.n], self.buf.scale[: self.n]
+            self.buf = grown
+        part = quantize(m32)
+        self.buf.codes[self.n : end], self.buf.scale[self.n : end] = part.codes, part.scale
+        self.n = end
+
+    def codes(self) -> Codes:
+        return Codes(self.buf.codes[: self.n], self.buf.scale[: self.n])
 
 
 async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]") -> Optional[int]:
@@ -135,10 +149,17 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
     model_id, dim = idx.embedder.model_id, idx.embedder.dim
     stale: list[tuple[str, str]] = []
     ids: list[str] = []
+    (count,) = await idx.store.fetchone(VECTOR_COUNT)
+    fill = _CodesFill(int(count), dim)
+
+    def take(matrix: np.ndarray) -> None:
+        writer.write(matrix)
+        fill.add(matrix)
+
     try:
         writer.begin("vec_f32", np.float32, (dim,))
         async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale, indexed=False):
-            await asyncio.to_thread(writer.write, matrix)
+            await asyncio.to_thread(take, matrix)
             ids.extend(chunk_ids)
         writer.end()
         m32 = await asyncio.to_thread(writer.mapped, "vec_f32")
@@ -152,13 +173,18 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
     except BaseException:
         writer.__exit__(None, None, None)
         raise
-    lexical = idx.lexical
-    codes = await asyncio.to_thread(_codes_of, m32)
-    index = VectorIndex(dim, model_id)
-    flags, unindexed = lexical.flags_of(ids)
-    index.set_base(ids, m32, codes, flags)
-    for entry_id in unindexed:  # vectors of working memories or of entries gone: not recalled
-        index.remove(entry_id)
+    lexical, codes = idx.lexical, fill.codes()
+
+    def make_index() -> tuple[VectorIndex, list[str]]:
+        """A million ids through two dicts: in a thread (it held the loop ~1 s)."""
+        index = VectorIndex(dim, model_id)
+        flags, unindexed = lexical.flags_of(ids)
+        index.set_base(ids, m32, codes, flags)
+        for entry_id in unindexed:  # vectors of working memories or of entries gone: not recalled
+            index.remove(entry_id)
+        return index, unindexed
+
+    index, unindexed = await idx.locked(lambda: asyncio.to_thread(make_index))
     async with idx.lock:
         idx.vectors, idx.vectors_deferred = index, False
     if unindexed:  # the snapshot has no place for them: the next save writes one whole

@@ -80,6 +80,12 @@ class VectorIndex:
     def __contains__(self, entry_id: str) -> bool:
         return entry_id in self._row
 
+    def missing(self, ids: Iterable[str]) -> list[str]:
+        """The ids without a vector here, in order (one dict probe each, not a method
+        call: a first open walks a million)."""
+        row = self._row
+        return [i for i in ids if i not in row]
+
     @property
     def _nb(self) -> int:
         return len(self._b32)

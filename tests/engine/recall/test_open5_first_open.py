@@ -5,9 +5,15 @@ recalled, and every score is the same."""
 
 from __future__ import annotations
 
+import threading
+
+import numpy as np
 import pytest
 
 from engine.models import MemoryTier
+from engine.recall import indexes, snapshot_save
+from engine.recall.lexical import LexicalIndex
+from engine.recall.quantized import agrees
 from engine.recall.snapshot import snapshot_path
 from engine.recall.vectors import encode_vector
 
@@ -52,3 +58,26 @@ async def test_first_open_streaming_vectors_recalls_like_a_plain_load(store, mak
     assert len(vec.ids) == len(facts) and old.id not in vec.ids
     _, vec = await streamed.candidates("apple cherry retired note", 30, include_superseded=True)
     assert old.id in vec.ids
+
+
+async def test_codes_made_while_streaming_are_the_float32_rows_codes(store, make_service, monkeypatch):
+    """The int8 codes are made chunk by chunk as the vectors stream (beside the build),
+    into an array sized from a count taken first: with rows arriving after that count
+    (the array grows) they are still exactly the codes of the mapped float32 rows; and
+    the index is made from a million ids off the loop thread."""
+    await insert(store, *[make_entry(f"fact{i}", f"{WORDS[i % 8]} note {i}") for i in range(40)])
+    seeder = await make_service(snapshot=False)
+    await seeder.embed_pending()
+    await seeder.close()
+    snapshot_path(store.path).unlink(missing_ok=True)
+    monkeypatch.setattr(snapshot_save, "VECTOR_COUNT", "SELECT 3")  # as if 37 rows came after the count
+    monkeypatch.setattr(indexes, "VECTOR_ROWS", 7)  # several chunks, several growths
+    loop_thread, seen = threading.get_ident(), []
+    real = LexicalIndex.flags_of
+    monkeypatch.setattr(LexicalIndex, "flags_of", lambda self, ids: seen.append(threading.get_ident()) or real(self, ids))
+    streamed = await make_service(snapshot_min_entries=1)
+    vectors = streamed.indexes.vectors
+    assert streamed.open_report.source == "rebuild" and len(vectors) == 40
+    matrix = np.asarray(vectors.matrix())
+    assert agrees(vectors._bq, matrix, sample=len(matrix))
+    assert seen and loop_thread not in seen
