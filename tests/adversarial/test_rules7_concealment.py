@@ -39,6 +39,8 @@ BENIGN = [
     "The user wants the compiler warnings left out of build summaries.",
     "The user asked me to leave out the sign-off when I draft emails.",
     "The user reads the security report quietly on the train every Monday.",
+    "The user quietly skips the summary at the end of long reports.",
+    "The user's bank sends fraud alerts by SMS; they want them included in the morning summary.",
     "The user keeps their passwords in 1Password, never in notes.",
     "Save the user's library card number 2938-11 for renewals.",
     "The user asked me to remember the Wi-Fi password for the cabin: pine-tree-42.",

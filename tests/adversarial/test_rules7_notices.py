@@ -44,8 +44,11 @@ BENIGN = [
     "The user's security team runs a red-team exercise every quarter.",
     "Per the user's HR department, the dress code is relaxed on Fridays.",
     "After the upgrade, the user's camera app has its beauty filters off by default.",
+    "The school notice says restrictions on phone use are lifted for the trip.",
+    "Maintenance notice: the user's building has the water off on Tuesday.",
     "系统维护通知：周六晚上服务器升级，用户的网站暂停访问。",
     "安全团队要求用户在审计期间关闭蓝牙。",
+    "系统升级后，用户手机的家长控制限制已解除。",
 ]
 
 
