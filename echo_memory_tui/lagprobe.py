@@ -86,9 +86,13 @@ class StackSampler:
         self.interval = interval
         self.loop_ident = threading.get_ident()  # started on the loop's thread
         self.stacks: dict[str, int] = {}
-        self.samples: list[tuple[float, int, list[int]]] = []  # (perf_counter, loop stack, stacks of other busy threads)
-        self.collections: list[tuple[float, float, int]] = []  # (perf_counter, seconds, generation) of each GC pass
-        self._gc_started = 0.0
+        # (perf_counter, loop stack, stacks of other busy threads): tuples of numbers, which the
+        # collector stops tracking, so a long run's samples do not lengthen the passes they time
+        self.samples: list[tuple[float, int, tuple[int, ...]]] = []
+        # each GC pass: (perf_counter at its start, seconds, generation, CPU seconds of the thread
+        # that ran it (a loaded machine inflates the wall time, not this), 1 if that was the loop's)
+        self.collections: list[tuple[float, float, int, float, int]] = []
+        self._gc_started = self._gc_cpu = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lag-stack-sampler", daemon=True)
 
@@ -104,9 +108,11 @@ class StackSampler:
 
     def _gc(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started, self._gc_cpu = time.perf_counter(), time.thread_time()
         else:
-            self.collections.append((self._gc_started, time.perf_counter() - self._gc_started, info["generation"]))
+            on_loop = int(threading.get_ident() == self.loop_ident)
+            took, cpu = time.perf_counter() - self._gc_started, time.thread_time() - self._gc_cpu
+            self.collections.append((self._gc_started, took, info["generation"], cpu, on_loop))
 
     def _stack(self, frame) -> int:
         names = []
@@ -133,7 +139,7 @@ class StackSampler:
                     others.append(self._stack(frame))
                 cpu[ident] = used
             loop = frames.get(self.loop_ident)
-            self.samples.append((time.perf_counter(), -1 if loop is None else self._stack(loop), others))
+            self.samples.append((time.perf_counter(), -1 if loop is None else self._stack(loop), tuple(others)))
 
     def write(self, path: str) -> None:
         names = sorted(self.stacks, key=self.stacks.__getitem__)
@@ -147,6 +153,17 @@ def note(event: str, **data: object) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"event": event, "t": time.perf_counter(), **data}) + "\n")
+
+
+def note_heap_at_exit() -> None:
+    """What the collector policy (collector.py) kept: objects frozen, and how many of them a
+    full collection over everything, unfrozen, finds unreachable at exit (cycles that
+    became garbage after being frozen). Costs a full pass: only as the app exits."""
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()
+    started = time.perf_counter()
+    found = gc.collect()
+    note("heap_at_exit", frozen=frozen, unreachable=found, pass_s=round(time.perf_counter() - started, 3))
 
 
 def summary(lates: list[float]) -> dict[str, float]:
