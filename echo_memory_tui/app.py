@@ -41,7 +41,7 @@ from .app_navigation import VIEW_TITLES, VIEWS, Navigation
 from .app_writes import Writes
 from .commands import EchoCommands
 from .failures import ENGINE_FAILURES
-from .lagprobe import LagProbe
+from .lagprobe import LagProbe, note_heap_at_exit
 from .messages import (
     EngineFailed,
     EngineReady,
@@ -396,12 +396,12 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             # seconds: first asked once the first rows are up (or after 1.5 s at most),
             # it then waits for a pause in the keys (_start_warm).
             self._warm_pending = True
-            self._report_recall_state()
+            self._first_recall_state()
             self.set_timer(1.5, self._start_warm)
             if "first_rows" in self.milestones:
                 self._start_warm()
         else:
-            self._report_recall_state()
+            self._first_recall_state()
         active = self.query_one(TabbedContent).active
         if active and active != "memory":
             self._start_view(active)
@@ -428,6 +428,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         if self.lag_probe is not None:
             self.lag_probe.stop()
             self.lag_probe.write(os.environ["ECHO_MEMORY_LAG_LOG"])
+            note_heap_at_exit()
         for stop in (self._watch_stop, self._config_stop):
             if stop is not None:
                 stop.set()

@@ -230,6 +230,19 @@ class BackgroundWork:
             label += " · reranker failed (recall keeps the RRF order)"
         return status.state, label
 
+    @work(group="recall-status")
+    async def _first_recall_state(self) -> None:
+        """The status line's first word on the model: the engine imports its recall modules
+        for it in a thread (prepare_recall; on the loop they held it ~0.1 s at start-up)."""
+        engine = self.engine
+        if engine is None:
+            return
+        try:
+            await engine.prepare_recall()
+        except ENGINE_FAILURES:
+            pass  # _recall_state says what failed
+        self._report_recall_state()
+
     def _report_recall_state(self) -> None:
         self.post_message(RecallState(*self._recall_state()))
 
