@@ -228,6 +228,15 @@ class Terminal:
             self.read(0.05)
         raise TimeoutError(f"{needle!r} did not appear within {timeout}s")
 
+    def wait_any(self, needles: list[bytes], timeout: float = 30.0, since: int = 0) -> float:
+        """Seconds since start at which the first of needles appeared."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if any(needle in self.buffer[since:] for needle in needles):
+                return time.perf_counter() - self.started
+            self.read(0.05)
+        raise TimeoutError(f"none of {needles!r} appeared within {timeout}s")
+
     def quiet(self, gap: float = 0.25, limit: float = 10.0) -> float:
         """Read until nothing arrives for `gap`; returns the time of the last byte."""
         last = time.perf_counter()
@@ -319,6 +328,8 @@ def app_env(log: Path, lag: Optional[Path] = None, stacks: bool = False) -> dict
     return env
 
 
+# the status line once the recall warm-up has settled (app_background._recall_state)
+WARM_SETTLED = [b"embedding ", b"embeddings ready", b"embeddings failed"]
 STALL_S = 0.05  # a tick this late (or a loop this busy) is a stall worth naming the cause of
 
 
@@ -462,6 +473,11 @@ def stall_scenarios(db: Path, cache: Path, stacks: bool = False, only: Optional[
     try:
         term.wait_for(b"task/blocker", 60)
         term.quiet(2.0, limit=60)
+        # the recall warm-up starts after a pause in the keys and holds the collector off until
+        # it settles (app_background._warm_recall): the window lasts until the status line says
+        # it has, so no later scenario runs with the collector off by chance
+        term.wait_any(WARM_SETTLED, 240)
+        term.quiet(1.0, limit=30)
         windows["startup (first rows, model warm-up)"] = (term.started, time.perf_counter())
         if "scroll" in wanted:
             t0 = time.perf_counter()
