@@ -71,11 +71,17 @@ class LagProbe:
         the ticks between two perf_counter times."""
         return [b if busy else late for at, late, b in self.samples if start <= at <= end]
 
+    def log(self) -> list[dict]:
+        """What write() appends, as records (benchmarks/tui_bench.stall_causes reads them)."""
+        records: list[dict] = [{"interval": self.interval, "samples": self.samples}]
+        if self.sampler is not None:
+            records.append(self.sampler.record())
+        return records
+
     def write(self, path: str) -> None:
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"interval": self.interval, "samples": self.samples}) + "\n")
-        if self.sampler is not None:
-            self.sampler.write(path)
+            for record in self.log():
+                fh.write(json.dumps(record) + "\n")
 
 
 class StackSampler:
@@ -141,10 +147,9 @@ class StackSampler:
             loop = frames.get(self.loop_ident)
             self.samples.append((time.perf_counter(), -1 if loop is None else self._stack(loop), tuple(others)))
 
-    def write(self, path: str) -> None:
+    def record(self) -> dict:
         names = sorted(self.stacks, key=self.stacks.__getitem__)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"stacks": names, "stack_samples": self.samples, "collections": self.collections}) + "\n")
+        return {"stacks": names, "stack_samples": list(self.samples), "collections": list(self.collections)}
 
 
 def note(event: str, **data: object) -> None:
@@ -158,12 +163,21 @@ def note(event: str, **data: object) -> None:
 def note_heap_at_exit() -> None:
     """What the collector policy (collector.py) kept: objects frozen, and how many of them a
     full collection over everything, unfrozen, finds unreachable at exit (cycles that
-    became garbage after being frozen). Costs a full pass: only as the app exits."""
+    became garbage after being frozen; what was not frozen is collected first), with their
+    commonest types. Costs two full passes: only as the app exits, with the probe on."""
+    from collections import Counter
+
     frozen = gc.get_freeze_count()
+    gc.collect()  # what is garbage now, before the frozen objects join the walk
     gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # keep what the pass finds, to name its types
     started = time.perf_counter()
     found = gc.collect()
-    note("heap_at_exit", frozen=frozen, unreachable=found, pass_s=round(time.perf_counter() - started, 3))
+    took = time.perf_counter() - started
+    gc.set_debug(0)
+    kinds = Counter(type(o).__name__ for o in gc.garbage).most_common(8)
+    gc.garbage.clear()
+    note("heap_at_exit", frozen=frozen, unreachable=found, kinds=kinds, pass_s=round(took, 3))
 
 
 def summary(lates: list[float]) -> dict[str, float]:
