@@ -31,6 +31,7 @@ README's app and loop-stall tables from it.
 
     python -m benchmarks.tui_bench [--sizes 1000,100000] [--presses 40] [--no-lag] [--stacks]
     python -m benchmarks.tui_bench --entries 1000000 --runs 1 --no-lag     # tui-1m.json
+    python -m benchmarks.tui_bench --entries 100000 --scenarios burst,import --stacks   # printed only
 """
 
 from __future__ import annotations
@@ -227,6 +228,15 @@ class Terminal:
             self.read(0.05)
         raise TimeoutError(f"{needle!r} did not appear within {timeout}s")
 
+    def wait_any(self, needles: list[bytes], timeout: float = 30.0, since: int = 0) -> float:
+        """Seconds since start at which the first of needles appeared."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if any(needle in self.buffer[since:] for needle in needles):
+                return time.perf_counter() - self.started
+            self.read(0.05)
+        raise TimeoutError(f"none of {needles!r} appeared within {timeout}s")
+
     def quiet(self, gap: float = 0.25, limit: float = 10.0) -> float:
         """Read until nothing arrives for `gap`; returns the time of the last byte."""
         last = time.perf_counter()
@@ -297,9 +307,12 @@ def settled_key(term: Terminal, data: bytes, log: Path, accept, timeout: float =
 def app_env(log: Path, lag: Optional[Path] = None, stacks: bool = False) -> dict[str, str]:
     """The app's environment in the pty: offline, no animations, its startup (and, if
     asked, loop-lag) log where the bench reads it; with stacks, the loop thread's stack
-    sampled too (lagprobe.StackSampler)."""
+    sampled too (lagprobe.StackSampler). The code measured is this checkout's (ROOT first on
+    PYTHONPATH): the console script alone imports whichever checkout the venv was installed
+    from, and a worktree's bench would time another tree's app."""
     env = {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
         "TERM": "xterm-256color",
         "COLUMNS": str(COLS),
         "LINES": str(ROWS),
@@ -315,6 +328,8 @@ def app_env(log: Path, lag: Optional[Path] = None, stacks: bool = False) -> dict
     return env
 
 
+# the status line once the recall warm-up has settled (app_background._recall_state)
+WARM_SETTLED = [b"embedding ", b"embeddings ready", b"embeddings failed"]
 STALL_S = 0.05  # a tick this late (or a loop this busy) is a stall worth naming the cause of
 
 
@@ -352,12 +367,28 @@ def stall_causes(lag_log: list[dict], start: float, end: float, top: int = 6) ->
         if any(lo <= t <= hi for lo, hi in stalls):
             loop[frame_label(names[stack]) if stack >= 0 else "?"] += 1
             others.update(frame_label(names[o]) for o in busy_others)
-    collected = [seconds for at, seconds, _gen in sampled.get("collections", []) if any(lo <= at <= hi for lo, hi in stalls)]
+    collected = [c for c in sampled.get("collections", []) if any(lo <= c[0] <= hi for lo, hi in stalls)]
+    every = [c for c in sampled.get("collections", []) if start <= c[0] <= end]
     return {
         "stalls": len(stalls),
         "loop_thread": dict(loop.most_common(top)),
         "other_threads": dict(others.most_common(top)),
-        "gc_in_stalls_ms": {"passes": len(collected), "longest": round(max(collected, default=0) * 1000, 1)},
+        "gc_in_stalls_ms": gc_summary(collected),
+        "gc_in_window_ms": gc_summary(every),
+    }
+
+
+def gc_summary(collections: list[list[float]]) -> dict[str, object]:
+    """GC passes (lagprobe.StackSampler.collections): how many, the longest in wall time and in
+    the CPU of the thread that ran it, and the longest full (generation 2) pass."""
+    longest_cpu = max((c[3] for c in collections if len(c) > 3), default=0.0)
+    full = [c[1] for c in collections if c[2] == 2]
+    return {
+        "passes": len(collections),
+        "longest": round(max((c[1] for c in collections), default=0) * 1000, 1),
+        "longest_cpu": round(longest_cpu * 1000, 1),
+        "full_passes": len(full),
+        "longest_full": round(max(full, default=0) * 1000, 1),
     }
 
 
@@ -402,10 +433,18 @@ def settle_times(db: Path, cache: Path, rounds: int) -> dict[str, object]:
     return {f"{k}_settled_ms": stats(v) for k, v in times.items()}
 
 
-def stall_scenarios(db: Path, cache: Path, stacks: bool = False) -> dict[str, object]:
+SCENARIOS = ("startup", "scroll", "decay-preview", "decay-apply", "burst", "import")
+
+
+def stall_scenarios(db: Path, cache: Path, stacks: bool = False, only: Optional[set[str]] = None) -> dict[str, object]:
     """The app on a copy of the store with the lag probe on; each scenario's window of
     probe ticks is summarised (max and p95 lateness; the loop thread's busy time; with
-    stacks, where the loop thread was during the stalls: stall_causes)."""
+    stacks, where the loop thread was during the stalls: stall_causes). With only (names
+    from SCENARIOS), the others are skipped: the startup window is always there (the app
+    has to start), and a decay apply runs its preview first (it applies what that lists)."""
+    wanted = set(SCENARIOS) if only is None else set(only) | {"startup"}
+    if "decay-apply" in wanted:
+        wanted.add("decay-preview")
     from echo_memory_tui.lagprobe import summary
 
     copy = cache / f"stall-{db.name}"
@@ -434,31 +473,44 @@ def stall_scenarios(db: Path, cache: Path, stacks: bool = False) -> dict[str, ob
     try:
         term.wait_for(b"task/blocker", 60)
         term.quiet(2.0, limit=60)
+        # the recall warm-up starts after a pause in the keys and holds the collector off until
+        # it settles (app_background._warm_recall): the window lasts until the status line says
+        # it has, so no later scenario runs with the collector off by chance
+        term.wait_any(WARM_SETTLED, 240)
+        term.quiet(1.0, limit=30)
         windows["startup (first rows, model warm-up)"] = (term.started, time.perf_counter())
-        t0 = time.perf_counter()
-        for key in [b"\x1b[6~"] * 20 + [b"G", b"g"] + [b"j"] * 20 + [b"o", b"G", b"O"]:
-            os.write(term.fd, key)
-            term.read(0.02)
-        term.quiet(1.0)
-        windows["scroll (page down x20, G, g, j x20, sort, G)"] = (t0, time.perf_counter())
-        t0 = time.perf_counter()
-        since = len(term.buffer)
-        os.write(term.fd, b"D")
-        term.wait_for(b"Decay pass:", 300, since)
-        term.quiet(1.0)
-        windows["decay preview"] = (t0, time.perf_counter())
-        t0 = time.perf_counter()
-        since = len(term.buffer)
-        os.write(term.fd, b"\t\r")
-        term.wait_for(b"archived", 600, since)
-        term.quiet(1.0, limit=60)
-        windows["decay apply"] = (t0, time.perf_counter())
-        t0 = time.perf_counter()
-        outside("burst", 1000)
-        windows["live reload: 1,000 writes from another process"] = (t0, time.perf_counter())
-        t0 = time.perf_counter()
-        outside("import", 20000)
-        windows["import of 20,000 entries in another process"] = (t0, time.perf_counter())
+        if "scroll" in wanted:
+            t0 = time.perf_counter()
+            for key in [b"\x1b[6~"] * 20 + [b"G", b"g"] + [b"j"] * 20 + [b"o", b"G", b"O"]:
+                os.write(term.fd, key)
+                term.read(0.02)
+            term.quiet(1.0)
+            windows["scroll (page down x20, G, g, j x20, sort, G)"] = (t0, time.perf_counter())
+        if "decay-preview" in wanted:
+            t0 = time.perf_counter()
+            since = len(term.buffer)
+            os.write(term.fd, b"D")
+            term.wait_for(b"Decay pass:", 300, since)
+            term.quiet(1.0)
+            windows["decay preview"] = (t0, time.perf_counter())
+            t0 = time.perf_counter()
+            since = len(term.buffer)
+            if "decay-apply" in wanted:
+                os.write(term.fd, b"\t\r")
+                term.wait_for(b"archived", 600, since)
+                term.quiet(1.0, limit=60)
+                windows["decay apply"] = (t0, time.perf_counter())
+            else:
+                os.write(term.fd, b"\x1b")  # the preview's dialog closed, nothing applied
+                term.quiet(1.0)
+        if "burst" in wanted:
+            t0 = time.perf_counter()
+            outside("burst", 1000)
+            windows["live reload: 1,000 writes from another process"] = (t0, time.perf_counter())
+        if "import" in wanted:
+            t0 = time.perf_counter()
+            outside("import", 20000)
+            windows["import of 20,000 entries in another process"] = (t0, time.perf_counter())
     finally:
         term.close()
         for suffix in ("", "-wal", "-shm", ".recall.snap"):
@@ -604,6 +656,10 @@ def measure_size(n: int, args: argparse.Namespace) -> dict[str, object]:
     """Everything the bench measures on the store of n entries."""
     print(f"store of {n:,} entries", file=sys.stderr)
     db = ensure_store(args.cache, n)
+    if args.scenarios is not None:  # the stall scenarios asked for, nothing else
+        stalls = stall_scenarios(db, args.cache, args.stacks, args.scenarios)
+        print(f"  loop stalls: {json.dumps(stalls)}", file=sys.stderr)
+        return {"entries": n, "loop_stalls": stalls, "load_average_after": [round(x, 2) for x in os.getloadavg()]}
     runs = []
     for i in range(args.runs):
         result = run_once(
@@ -636,6 +692,15 @@ def measure_size(n: int, args: argparse.Namespace) -> dict[str, object]:
     return merged
 
 
+def scenario_names(text: str) -> set[str]:
+    """--scenarios: names from SCENARIOS, comma-separated."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(SCENARIOS))
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown scenario {', '.join(unknown) or '(none)'}: choose from {', '.join(SCENARIOS)}")
+    return names
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -650,7 +715,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument(
         "--stacks", action="store_true", help="sample the loop thread's stack: each stall scenario names its causes"
     )
+    parser.add_argument(
+        "--scenarios",
+        type=scenario_names,
+        help=f"only these loop-stall scenarios, comma-separated ({', '.join(SCENARIOS)}), and nothing else "
+        "the bench measures; the document is printed, and saved only with --out",
+    )
     args = parser.parse_args(argv)
+    if args.scenarios is not None and args.no_lag:
+        parser.error("--scenarios and --no-lag exclude each other")
     sys.path.insert(0, str(ROOT))
     args.cache.mkdir(parents=True, exist_ok=True)
     sizes = [args.entries] if args.entries else [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -666,9 +739,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         return results
 
     document = results_io.measure(measure, results_io.command_line("benchmarks.tui_bench", argv))
-    results_io.save(document, out)
     print(json.dumps(document, indent=2))
-    print(f"tui: {out}", file=sys.stderr)
+    if args.scenarios is None or args.out:
+        results_io.save(document, out)
+        print(f"tui: {out}", file=sys.stderr)
     return 0
 
 

@@ -12,7 +12,6 @@ import time
 IMPORTED_AT = time.perf_counter()  # startup timing (ECHO_MEMORY_STARTUP_LOG)
 
 import asyncio  # noqa: E402
-import gc  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 from datetime import datetime, timezone  # noqa: E402
@@ -35,13 +34,13 @@ from engine import (
     UndoStep,
 )
 
-from . import keys
+from . import collector, keys
 from .app_background import BackgroundWork
 from .app_navigation import VIEW_TITLES, VIEWS, Navigation
 from .app_writes import Writes
 from .commands import EchoCommands
 from .failures import ENGINE_FAILURES
-from .lagprobe import LagProbe
+from .lagprobe import LagProbe, note_heap_at_exit
 from .messages import (
     EngineFailed,
     EngineReady,
@@ -307,7 +306,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
                 # what the app has made so far (modules, widgets, the first page) lives as long
                 # as it does: out of the collector's walk, which took 0.2-0.5 s a pass at 100k
                 # entries while keys were pressed before the warm-up (which freezes its own too)
-                gc.freeze()
+                collector.freeze()
             self._start_stats()
             self.set_timer(0.2, self._start_warm)
         path = os.environ.get("ECHO_MEMORY_STARTUP_LOG")
@@ -396,12 +395,12 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             # seconds: first asked once the first rows are up (or after 1.5 s at most),
             # it then waits for a pause in the keys (_start_warm).
             self._warm_pending = True
-            self._report_recall_state()
+            self._first_recall_state()
             self.set_timer(1.5, self._start_warm)
             if "first_rows" in self.milestones:
                 self._start_warm()
         else:
-            self._report_recall_state()
+            self._first_recall_state()
         active = self.query_one(TabbedContent).active
         if active and active != "memory":
             self._start_view(active)
@@ -428,6 +427,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         if self.lag_probe is not None:
             self.lag_probe.stop()
             self.lag_probe.write(os.environ["ECHO_MEMORY_LAG_LOG"])
+            note_heap_at_exit()
         for stop in (self._watch_stop, self._config_stop):
             if stop is not None:
                 stop.set()
@@ -446,5 +446,7 @@ def run_app(db_path: str | os.PathLike, settings: Optional[Settings] = None, rea
     app = EchoMemoryApp(db_path, settings, read_only=read_only, **kwargs)
     app.mark("module_imported", IMPORTED_AT)
     app.mark("run_app", started)
+    collector.freeze_start_up()  # this process is the app's: its collector policy (collector.py)
+    collector.freeze_after_full_passes()
     result = app.run()
     return int(result or 0) if isinstance(result, int) else (app.return_code or 0)

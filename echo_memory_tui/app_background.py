@@ -25,7 +25,7 @@ from engine import (
     learned_status,
 )
 
-from . import keys
+from . import collector, keys
 from .app_navigation import VIEW_TITLES
 from .busy import is_busy
 from .failures import ENGINE_FAILURES
@@ -45,8 +45,9 @@ def freeze_heap() -> None:
     model) out of the cyclic collector's walk, and collect again: at 100k entries a full
     collection walked ~520k objects, ~0.3 s of CPU with the GIL held, the loop's longest
     stall while other processes wrote. Objects made later are collected as before. No
-    collection first: it would walk everything the warm-up made (~1 s on a loaded machine)."""
-    gc.freeze()
+    collection first: it would walk everything the warm-up made (~1 s on a loaded machine);
+    the one after the freeze walks nothing and paces the next ones (collector.freeze)."""
+    collector.freeze()
     gc.enable()
 
 
@@ -229,6 +230,19 @@ class BackgroundWork:
         if status.reranker_state == "failed":
             label += " · reranker failed (recall keeps the RRF order)"
         return status.state, label
+
+    @work(group="recall-status")
+    async def _first_recall_state(self) -> None:
+        """The status line's first word on the model: the engine imports its recall modules
+        for it in a thread (prepare_recall; on the loop they held it ~0.1 s at start-up)."""
+        engine = self.engine
+        if engine is None:
+            return
+        try:
+            await engine.prepare_recall()
+        except ENGINE_FAILURES:
+            pass  # _recall_state says what failed
+        self._report_recall_state()
 
     def _report_recall_state(self) -> None:
         self.post_message(RecallState(*self._recall_state()))

@@ -71,11 +71,17 @@ class LagProbe:
         the ticks between two perf_counter times."""
         return [b if busy else late for at, late, b in self.samples if start <= at <= end]
 
+    def log(self) -> list[dict]:
+        """What write() appends, as records (benchmarks/tui_bench.stall_causes reads them)."""
+        records: list[dict] = [{"interval": self.interval, "samples": self.samples}]
+        if self.sampler is not None:
+            records.append(self.sampler.record())
+        return records
+
     def write(self, path: str) -> None:
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"interval": self.interval, "samples": self.samples}) + "\n")
-        if self.sampler is not None:
-            self.sampler.write(path)
+            for record in self.log():
+                fh.write(json.dumps(record) + "\n")
 
 
 class StackSampler:
@@ -86,9 +92,13 @@ class StackSampler:
         self.interval = interval
         self.loop_ident = threading.get_ident()  # started on the loop's thread
         self.stacks: dict[str, int] = {}
-        self.samples: list[tuple[float, int, list[int]]] = []  # (perf_counter, loop stack, stacks of other busy threads)
-        self.collections: list[tuple[float, float, int]] = []  # (perf_counter, seconds, generation) of each GC pass
-        self._gc_started = 0.0
+        # (perf_counter, loop stack, stacks of other busy threads): tuples of numbers, which the
+        # collector stops tracking, so a long run's samples do not lengthen the passes they time
+        self.samples: list[tuple[float, int, tuple[int, ...]]] = []
+        # each GC pass: (perf_counter at its start, seconds, generation, CPU seconds of the thread
+        # that ran it (a loaded machine inflates the wall time, not this), 1 if that was the loop's)
+        self.collections: list[tuple[float, float, int, float, int]] = []
+        self._gc_started = self._gc_cpu = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="lag-stack-sampler", daemon=True)
 
@@ -104,9 +114,11 @@ class StackSampler:
 
     def _gc(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._gc_started = time.perf_counter()
+            self._gc_started, self._gc_cpu = time.perf_counter(), time.thread_time()
         else:
-            self.collections.append((self._gc_started, time.perf_counter() - self._gc_started, info["generation"]))
+            on_loop = int(threading.get_ident() == self.loop_ident)
+            took, cpu = time.perf_counter() - self._gc_started, time.thread_time() - self._gc_cpu
+            self.collections.append((self._gc_started, took, info["generation"], cpu, on_loop))
 
     def _stack(self, frame) -> int:
         names = []
@@ -133,12 +145,11 @@ class StackSampler:
                     others.append(self._stack(frame))
                 cpu[ident] = used
             loop = frames.get(self.loop_ident)
-            self.samples.append((time.perf_counter(), -1 if loop is None else self._stack(loop), others))
+            self.samples.append((time.perf_counter(), -1 if loop is None else self._stack(loop), tuple(others)))
 
-    def write(self, path: str) -> None:
+    def record(self) -> dict:
         names = sorted(self.stacks, key=self.stacks.__getitem__)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"stacks": names, "stack_samples": self.samples, "collections": self.collections}) + "\n")
+        return {"stacks": names, "stack_samples": list(self.samples), "collections": list(self.collections)}
 
 
 def note(event: str, **data: object) -> None:
@@ -147,6 +158,26 @@ def note(event: str, **data: object) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps({"event": event, "t": time.perf_counter(), **data}) + "\n")
+
+
+def note_heap_at_exit() -> None:
+    """What the collector policy (collector.py) kept: objects frozen, and how many of them a
+    full collection over everything, unfrozen, finds unreachable at exit (cycles that
+    became garbage after being frozen; what was not frozen is collected first), with their
+    commonest types. Costs two full passes: only as the app exits, with the probe on."""
+    from collections import Counter
+
+    frozen = gc.get_freeze_count()
+    gc.collect()  # what is garbage now, before the frozen objects join the walk
+    gc.unfreeze()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # keep what the pass finds, to name its types
+    started = time.perf_counter()
+    found = gc.collect()
+    took = time.perf_counter() - started
+    gc.set_debug(0)
+    kinds = Counter(type(o).__name__ for o in gc.garbage).most_common(8)
+    gc.garbage.clear()
+    note("heap_at_exit", frozen=frozen, unreachable=found, kinds=kinds, pass_s=round(took, 3))
 
 
 def summary(lates: list[float]) -> dict[str, float]:

@@ -4,6 +4,8 @@ prompts?) and relevance judgments with their metrics."""
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import logging
 import os
 import sqlite3
@@ -77,9 +79,19 @@ class RecallMixin(EngineCore):
             await self._log_recall(query, result, self.who(actor))
         return result
 
+    async def prepare_recall(self) -> "ModelStatus":
+        """recall_status(), without the first call's cost on the caller's event loop: the
+        recall stack's modules (numpy, the tokenizer, the pipeline, the backfill: ~0.1 s of
+        imports holding the loop the first time) import in a thread. Nothing opens or loads."""
+        if "_recall" not in self.__dict__:
+            await asyncio.to_thread(importlib.import_module, "..recall.service", __package__)
+        return self.recall_status()
+
     async def warm_recall(self) -> "ModelStatus":
         """Open the recall indexes and start loading the embedding model in the background;
-        a backlog paused by pause_embedding resumes."""
+        a backlog paused by pause_embedding resumes. The recall modules import in a thread
+        first (prepare_recall)."""
+        await self.prepare_recall()
         service = self.recall_service
         if not service.open_report:
             await service.open()
