@@ -55,6 +55,8 @@ from .widgets.status import StatusBar
 
 # The longest a burst's next key waits for focus to land (a first, lazy mount of a view).
 HOLD_MAX_S = 2.0
+IDLE_RELEASE_S = 30.0  # no key or click for this long: a full garbage pass cannot be felt
+RELEASE_EVERY_S = 300.0  # at most one such pass per five minutes
 
 
 class Views(TabbedContent):
@@ -118,6 +120,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
         self._warm_pending = False
         self._warm_timer: Optional[Timer] = None
         self.last_input_at = time.perf_counter()  # the last key or click (the launch, until one comes)
+        self._released_at = time.perf_counter()  # the last release of frozen garbage (collector.py)
         self._stats_waiting = False  # a count is asked for and not yet begun
         self._stats_first_pending = False  # the first count waits for the first rows
         self.recall_state = "not_loaded"
@@ -235,6 +238,7 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
             self.lag_probe = LagProbe()
             self.lag_probe.start(stacks=bool(os.environ.get("ECHO_MEMORY_LAG_STACKS")))
         self._open_or_ask()
+        self.set_interval(IDLE_RELEASE_S / 3, self._release_when_idle)
         if self.live_enabled and self.settings.path is not None:
             self._watch_config(self.settings.path)
 
@@ -294,6 +298,17 @@ class EchoMemoryApp(BackgroundWork, Navigation, Writes, App[int]):
     def _first_frame(self) -> None:
         self.first_frame_at = time.perf_counter()
         self.mark("first_frame")
+
+    def _release_when_idle(self) -> None:
+        """The collector policy keeps cycles that became garbage after a freeze (closed
+        dialogs' widgets); once the user has left the app idle, one full pass frees them."""
+        now = time.perf_counter()
+        if not collector.freezing_after_full_passes():
+            return
+        if now - self.last_input_at < IDLE_RELEASE_S or now - self._released_at < RELEASE_EVERY_S:
+            return
+        self._released_at = now
+        collector.release_frozen_garbage()
 
     def mark(self, event: str, at: Optional[float] = None) -> None:
         """Startup milestones, for benchmarks/tui_bench.py: with ECHO_MEMORY_STARTUP_LOG set,

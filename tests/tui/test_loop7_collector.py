@@ -6,7 +6,9 @@ each full pass, that pass's survivors; dropped objects are still freed."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import time
 import weakref
 
 from echo_memory_tui import collector
@@ -60,3 +62,41 @@ def test_a_freeze_keeps_full_passes_at_their_pace_whatever_the_heap_was():
         assert len(kept) == 150_000 and len(padding) == 1_000_000
     finally:
         gc.unfreeze()
+
+
+def test_cycles_frozen_then_dropped_are_freed_once_the_user_is_idle(monkeypatch, tmp_path):
+    """The price of freezing survivors: a cycle that became garbage after its freeze (a
+    closed dialog's widgets) was kept until exit. Once nobody has typed for a while, the
+    app collects them in one full pass; while keys keep coming it does not."""
+    from echo_memory_tui import app as app_mod
+
+    monkeypatch.setattr(app_mod, "IDLE_RELEASE_S", 1.0)
+    monkeypatch.setattr(app_mod, "RELEASE_EVERY_S", 0.0)
+    released: list[int] = []
+    real = collector.release_frozen_garbage
+    monkeypatch.setattr(collector, "release_frozen_garbage", lambda: released.append(real()) or released[-1])
+    collector.freeze_after_full_passes()
+    try:
+        app = EchoMemoryApp(tmp_path / "m.db", warm_recall=False, live=False)
+
+        async def scenario() -> bool:
+            async with app.run_test() as pilot:
+                app.last_input_at = time.perf_counter()  # as if a key had just come
+                closed = Node()
+                ref = weakref.ref(closed)
+                gc.collect()  # a full pass: it survives, and is frozen
+                del closed  # garbage now, but frozen: no pass finds it
+                gc.collect()
+                kept_by_the_freeze = ref() is not None
+                for _ in range(8):  # typing: no release
+                    await pilot.press("j")
+                    await pilot.pause(0.05)
+                typing_released = bool(released)
+                await pilot.pause(2.0)  # idle
+                return kept_by_the_freeze, typing_released, ref() is None
+
+        assert asyncio.run(scenario()) == (True, False, True)
+    finally:
+        collector.stop_freezing_after_full_passes()
+        gc.unfreeze()
+    assert released and released[0] > 0
