@@ -1,6 +1,6 @@
 """Leave-one-source-out evaluation of the whole write scanner (rules + learned layer).
 
-    python -m benchmarks.scanner_eval [--data DIR] [--in-sample] > scanner-eval.json
+    python -m benchmarks.scanner_eval [--data DIR] [--in-sample] [--extra-sources DIR] > scanner-eval.json
 
 For every source group in injection-train + injection-dev (both classes), the
 learned layer is retrained without that source and the threshold is chosen on
@@ -121,6 +121,21 @@ def evaluate(rows: list[dict], c: float = C, folds: list[set[str]] | None = None
     }
 
 
+def extra_rows(folder: Path) -> list[dict]:
+    """Each file's labelled lines as one more source group ("extra/<file>"), held out in its
+    own fold like any other: does training on text like it help the rest, or it?"""
+    rows = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                rows.append(
+                    {"text": row["text"], "label": row["label"], "lang": row["lang"], "kind": row["kind"]}
+                    | {"group": f"extra/{path.stem}", "split": "extra"}
+                )
+    return rows
+
+
 def in_sample(rows: list[dict]) -> dict:
     """The shipped scanner on its own training data: optimistic, labelled as such."""
     from engine.scanner import scan_memory_content
@@ -147,12 +162,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--in-sample", action="store_true", help="add the shipped model's in-sample rates")
+    parser.add_argument(
+        "--extra-sources",
+        type=Path,
+        help="a folder of labelled JSONL files (e.g. benchmarks/data/scanner-blind) added as more sources, one per file",
+    )
     args = parser.parse_args(argv)
     try:
         rows = load_rows(args.data)
     except MissingData as exc:
         print(exc, file=sys.stderr)
         return 2
+    if args.extra_sources:
+        rows += extra_rows(args.extra_sources)
     out = evaluate(rows)
     out["throughput_lines_per_s"] = throughput([row["text"] for row in rows])
     if args.in_sample:
