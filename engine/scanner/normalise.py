@@ -416,14 +416,21 @@ _ROT13_TRIGGERS = frozenset(codecs.encode(w, "rot13") for w in _TRIGGER_WORDS)
 _REVERSED_TRIGGERS = frozenset(w[::-1] for w in _TRIGGER_WORDS)
 
 
+_LOWER_TO_ASCII = "\u0130\u212a"
+"""The non-ASCII characters whose lower case holds an ASCII letter: İ (to "i" and a
+combining dot) and the Kelvin sign (to "k"); a test recomputes the list."""
+
+
 def _hidden_trigger_counts(content: str) -> Optional[tuple[int, int, int]]:
     """Trigger words in ASCII content as written, after rot13 and reversed, from one
     word split: rot13 and reversal map each run of letters to one run of letters,
     so a word is a trigger there exactly when its rot13 or reversal is in the sets
-    above. Saves encoding and splitting two copies of every clean text. None for
-    non-ASCII text, where lower-casing can add letters and the shortcut is not exact."""
+    above. Saves encoding and splitting two copies of every clean text. Other
+    characters are left alone by rot13, and lower-case to no ASCII letter, so they
+    part words alike in all three; but for the two that lower-case to one (None for
+    text holding them), where the shortcut is not exact."""
     head = content[:_MAX_WORD_SCAN]
-    if not head.isascii():
+    if not head.isascii() and any(ch in head for ch in _LOWER_TO_ASCII):
         return None
     words = _WORD_SPLIT_RE.findall(head.lower())
     return (
