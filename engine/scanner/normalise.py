@@ -13,6 +13,10 @@ import urllib.parse
 from pathlib import Path
 from typing import Optional
 
+import ahocorasick
+
+from . import fastre
+
 
 class _View:
     """A transformed copy of the content; ``origin[i]`` is the source offset of
@@ -52,10 +56,10 @@ def _lookalike_table() -> dict[int, str]:
 
 
 _LOOKALIKE = _lookalike_table()
-_JAMO_RE = re.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoining jamo compose under NFKC
+_JAMO_RE = fastre.compile(r"[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]")  # conjoining jamo compose under NFKC
 
 
-_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670]")
+_COMBINING_RE = fastre.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u064b-\u065f\u0670]")
 """Marks dropped from the letter they sit on: accents on Latin letters, and Arabic vowel
 marks (harakat), which a reader skips and which split every word into another spelling."""
 
@@ -124,9 +128,9 @@ _TRIGGER_WORDS = frozenset(
 # Where a token is suspicious: a letter next to a digit or sign ("1gn0re"),
 # punctuation between letters ("ig-nore"), or Latin next to a Cyrillic, Greek
 # or Armenian look-alike ("іgnоrе"; such tokens are always rewritten).
-_SUSPICIOUS_RE = re.compile(r"[a-z][0-9@$]|[0-9@$][a-z]|[a-z][\-_.*·'`~^|+]+[a-z]")
-_MIXED_SCRIPT_RE = re.compile(r"[a-z][\u0370-\u058f]|[\u0370-\u058f][a-z]")
-_TOKEN_END_RE = re.compile(r"\S*")
+_SUSPICIOUS_RE = fastre.compile(r"[a-z][0-9@$]|[0-9@$][a-z]|[a-z][\-_.*·'`~^|+]+[a-z]")
+_MIXED_SCRIPT_RE = fastre.compile(r"[a-z][\u0370-\u058f]|[\u0370-\u058f][a-z]")
+_TOKEN_END_RE = fastre.compile(r"\S*")
 _INNER_PUNCT = "-_.*·'`~^|+"
 _LEET = {"0": "o", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 _LEET_I = str.maketrans({**_LEET, "1": "i"})  # "1" reads as "i" or as "l"
@@ -170,7 +174,11 @@ _CONFUSABLE = str.maketrans(
 # Three or more single letters in a row joined by the same short separator; a
 # wider gap ("i g n o r e  a l l") ends the run, so word breaks survive. The
 # lookbehind comes first: inside a word, where most searches start, it fails at once.
-_SPLIT_RUN_RE = re.compile(r"(?<![^\W\d_])[^\W\d_](?P<sep>[ .\-_*+/|,:~'`]{1,2})(?:[^\W\d_](?P=sep))+[^\W\d_](?![^\W\d_])")
+_SPLIT_RUN_RE = fastre.compile(r"(?<![^\W\d_])[^\W\d_](?P<sep>[ .\-_*+/|,:~'`]{1,2})(?:[^\W\d_](?P=sep))+[^\W\d_](?![^\W\d_])")
+# What every split run holds, its last two letters: a separator, one letter, a separator,
+# a letter ending there. It starts with a separator, so the regex engine's search jumps
+# from one separator to the next; most texts lack it, and then no split run is sought.
+_SPLIT_HINT_RE = fastre.compile(r"[ .\-_*+/|,:~'`][^\W\d_][ .\-_*+/|,:~'`]{1,2}[^\W\d_](?![^\W\d_])")
 
 
 def _is_trigger(word: str) -> bool:
@@ -180,8 +188,8 @@ def _is_trigger(word: str) -> bool:
 # Typos a model reads through: a line break inside a word ("ign\nore") and two
 # adjacent letters swapped ("ignroe", "ingore"). Undone only when the result is a
 # trigger word; swaps of words shorter than five letters are too often other words.
-_BROKEN_WORD_RE = re.compile(r"[a-z]+\n[a-z]+")
-_LONG_WORD_RE = re.compile(r"[a-z]{5,}")
+_BROKEN_WORD_RE = fastre.compile(r"[a-z]+\n[a-z]+")
+_LONG_WORD_RE = fastre.compile(r"[a-z]{5,}")
 _TRANSPOSED = {
     word[:i] + word[i + 1] + word[i] + word[i + 2 :]: word
     for word in sorted(_TRIGGER_WORDS)
@@ -192,7 +200,27 @@ _TRANSPOSED = {
 for _word in _TRIGGER_WORDS:
     _TRANSPOSED.pop(_word, None)
 # Every letter typed twice ("iiggnnoorree"): halved when that spells a trigger word.
-_DOUBLED_RE = re.compile(r"\b(?:([a-z])\1){3,}\b")
+_DOUBLED_RE = fastre.compile(r"\b(?:([a-z])\1){3,}\b")
+
+
+def _automaton(words) -> ahocorasick.Automaton:
+    automaton = ahocorasick.Automaton()
+    for word in words:
+        automaton.add_word(word, word)
+    automaton.make_automaton()
+    return automaton
+
+
+def _holds_any(automaton: ahocorasick.Automaton, text: str) -> bool:
+    """Does ``text`` contain one of the automaton's words? (one pass in C, stopping at the first)."""
+    return next(automaton.iter(text), None) is not None
+
+
+# Pre-checks, each a substring every hit of the search it guards contains: a doubled
+# word halves to a trigger word (or one with a trailing "s"), so it holds that trigger
+# word doubled; a transposed trigger word is one of _TRANSPOSED's keys.
+_DOUBLED_TRIGGERS = _automaton("".join(ch * 2 for ch in word) for word in sorted(_TRIGGER_WORDS))
+_TRANSPOSED_KEYS = _automaton(sorted(_TRANSPOSED))
 
 
 def _clean_token(token: str) -> str:
@@ -220,7 +248,7 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
     text = view.text
     edits: list[tuple[int, int, str, list[int]]] = []  # (start, end, replacement, its origins)
     had_split = False
-    for match in _SPLIT_RUN_RE.finditer(text):
+    for match in _SPLIT_RUN_RE.finditer(text) if _SPLIT_HINT_RE.search(text) else ():
         had_split = True
         keep = [j for j in range(match.start(), match.end()) if text[j].isalpha()]
         edits.append((match.start(), match.end(), "".join(text[j] for j in keep), keep))
@@ -250,11 +278,11 @@ def _deobfuscated_views(view: _View) -> tuple[Optional[_View], Optional[_View]]:
             if _is_trigger(joined):
                 keep = [j for j in range(match.start(), match.end()) if text[j] != "\n"]
                 edits.append((match.start(), match.end(), joined, keep))
-    for match in _DOUBLED_RE.finditer(text):
+    for match in _DOUBLED_RE.finditer(text) if _holds_any(_DOUBLED_TRIGGERS, text) else ():
         halved = match.group()[::2]
         if _is_trigger(halved):
             edits.append((match.start(), match.end(), halved, list(range(match.start(), match.end(), 2))))
-    if not _TRANSPOSED.keys().isdisjoint(_LONG_WORD_RE.findall(text)):  # rare: skip the loop over every word
+    if _holds_any(_TRANSPOSED_KEYS, text):  # rare: skip the loop over every word
         for match in _LONG_WORD_RE.finditer(text):
             fixed = _TRANSPOSED.get(match.group())
             if fixed is not None:
@@ -296,7 +324,7 @@ def _trad_to_simp() -> dict[int, int]:
 _TRAD_TO_SIMP = _trad_to_simp()
 _CJK_CLASS = r"\u3400-\u9fff\uf900-\ufaff"
 # Single CJK characters kept apart by spaces or punctuation: "忽 略 之 前", "忽.略.之.前".
-_SPACED_CJK_RE = re.compile(
+_SPACED_CJK_RE = fastre.compile(
     rf"(?<![{_CJK_CLASS}])[{_CJK_CLASS}](?:[^\w{_CJK_CLASS}\n]{{1,2}}[{_CJK_CLASS}](?![{_CJK_CLASS}])){{3,}}"
 )
 
@@ -332,9 +360,9 @@ def _in_spaced_run(text: str, i: int) -> bool:
 # Three or more words joined by underscores or capitals: "ignore_all_previous", "IgnoreAllPrevious".
 # Only whether it occurs matters: each leading letter run is one letter (the same texts
 # match), so a search does not rescan a long word from each of its letters.
-_JOINED_WORDS_RE = re.compile(r"[A-Za-z]_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z][A-Z][a-z]+[A-Z][a-z]")
-_LONG_RUN_RE = re.compile(r"[a-z]{18,}")
-_CAMEL_BREAK_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_JOINED_WORDS_RE = fastre.compile(r"[A-Za-z]_+[A-Za-z]+_+[A-Za-z]|[A-Za-z][a-z][A-Z][a-z]+[A-Z][a-z]")
+_LONG_RUN_RE = fastre.compile(r"[a-z]{18,}")
+_CAMEL_BREAK_RE = fastre.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def respaced_view(content: str) -> Optional[_View]:
@@ -372,10 +400,10 @@ def long_runs(view: _View) -> list[_View]:
 # Encodings: base64, URL, HTML entities, hex, rot13, reversed text
 # --------------------------------------------------------------------------
 
-_BASE64_RE = re.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
-_HEX_RE = re.compile(r"(?<![0-9A-Za-z\\])(?:(?:\\x)?[0-9A-Fa-f]{2}[ :]?){12,}(?![0-9A-Za-z])")
-_URL_ESCAPE_RE = re.compile(r"%[0-9a-fA-F]{2}")
-_WORD_SPLIT_RE = re.compile(r"[a-z]+")
+_BASE64_RE = fastre.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+_HEX_RE = fastre.compile(r"(?<![0-9A-Za-z\\])(?:(?:\\x)?[0-9A-Fa-f]{2}[ :]?){12,}(?![0-9A-Za-z])")
+_URL_ESCAPE_RE = fastre.compile(r"%[0-9a-fA-F]{2}")
+_WORD_SPLIT_RE = fastre.compile(r"[a-z]+")
 _MAX_DECODED = 16
 _MAX_WORD_SCAN = 8192
 
@@ -388,14 +416,21 @@ _ROT13_TRIGGERS = frozenset(codecs.encode(w, "rot13") for w in _TRIGGER_WORDS)
 _REVERSED_TRIGGERS = frozenset(w[::-1] for w in _TRIGGER_WORDS)
 
 
+_LOWER_TO_ASCII = "\u0130\u212a"
+"""The non-ASCII characters whose lower case holds an ASCII letter: İ (to "i" and a
+combining dot) and the Kelvin sign (to "k"); a test recomputes the list."""
+
+
 def _hidden_trigger_counts(content: str) -> Optional[tuple[int, int, int]]:
     """Trigger words in ASCII content as written, after rot13 and reversed, from one
     word split: rot13 and reversal map each run of letters to one run of letters,
     so a word is a trigger there exactly when its rot13 or reversal is in the sets
-    above. Saves encoding and splitting two copies of every clean text. None for
-    non-ASCII text, where lower-casing can add letters and the shortcut is not exact."""
+    above. Saves encoding and splitting two copies of every clean text. Other
+    characters are left alone by rot13, and lower-case to no ASCII letter, so they
+    part words alike in all three; but for the two that lower-case to one (None for
+    text holding them), where the shortcut is not exact."""
     head = content[:_MAX_WORD_SCAN]
-    if not head.isascii():
+    if not head.isascii() and any(ch in head for ch in _LOWER_TO_ASCII):
         return None
     words = _WORD_SPLIT_RE.findall(head.lower())
     return (

@@ -10,6 +10,8 @@ from typing import Mapping, NamedTuple, Optional, Protocol
 
 import ahocorasick
 
+from . import fastre
+
 
 class Matcher(Protocol):
     """What a rule runs on a view: a compiled regex, or a detector with the same
@@ -129,7 +131,7 @@ def _rule(family: str, name: str, pattern: "str | Matcher", gate: str = "") -> R
     groups = tuple(tuple(group.strip().split("|")) for group in gate.split("&")) if gate else ()
     if any(not substring for group in groups for substring in group):
         raise ValueError(f"rule {name}: an empty gate substring would let every text through")
-    return Rule(family, name, re.compile(pattern) if isinstance(pattern, str) else pattern, groups)
+    return Rule(family, name, fastre.compile(pattern) if isinstance(pattern, str) else pattern, groups)
 
 
 def _not_after(word: str, *before: str) -> str:

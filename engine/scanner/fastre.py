@@ -1,0 +1,157 @@
+"""Rule regexes compiled so that a search skips the places no match can start.
+
+A search runs the whole pattern at every position of the text unless the compiled
+pattern says which characters a match can start with; the standard compiler works
+that out only when the pattern starts with a literal or a character class. Rule
+patterns mostly start with an assertion (``\\b``, ``(?<!did\\syou\\s)``) in front of
+their first word, so the search tried every position: on the injection lines, over
+three quarters of the rules' regex time went into positions where no word of theirs
+starts.
+
+:func:`compile` reads the pattern the way the standard compiler does (``re._parser``)
+and works out the set of characters a match's first consumed character belongs to,
+looking through those leading assertions (they consume nothing), groups,
+alternatives and optional parts. It then builds the same program the standard
+compiler builds, with that set in the program's header (the "charset" the standard
+compiler writes for a pattern starting with ``[abc]``): the regex engine's search
+then jumps from one such character to the next and runs the pattern only there.
+Nothing else in the program changes, so a match is the same match: same span, same
+groups. Where the set is unknown (a pattern that can match the empty string, starts
+with ``.`` or a negated class, folds case, ...), or the interpreter's compiler
+internals are not the ones read here, the pattern is compiled by :func:`re.compile`
+as before. ``tests/engine/test_scanner_fastre.py`` checks both on every rule.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any, Optional
+
+try:  # CPython's own regex compiler, which re.compile runs (typeshed does not describe it)
+    _sre: Any = importlib.import_module("_sre")
+    _compiler: Any = importlib.import_module("re._compiler")
+    _parser: Any = importlib.import_module("re._parser")
+    _c: Any = importlib.import_module("re._constants")
+    _INTERNALS = all(
+        hasattr(_compiler, name) for name in ("_compile", "_compile_info", "_compile_charset", "_optimize_charset")
+    ) and hasattr(_sre, "compile")
+except ImportError:  # pragma: no cover - an interpreter without CPython's regex internals
+    _INTERNALS = False
+
+_Chars = list[tuple[Any, Any]]  # charset items as the parser writes them: (LITERAL, code), (RANGE, ...), (CATEGORY, ...)
+
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+
+
+def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the module is used as fastre.compile
+    """``re.compile(pattern)``, searching faster where the first character of a match is known."""
+    if _INTERNALS:
+        try:
+            fast = _compile_with_first_chars(pattern)
+        except Exception:  # noqa: BLE001 - unfamiliar internals: the standard compiler, never a failure
+            fast = None
+        if fast is not None:
+            return fast
+    return re.compile(pattern)
+
+
+def first_chars(pattern: str) -> Optional[_Chars]:
+    """The charset items one of which every match's first character is, or None if unknown."""
+    parsed = _parser.parse(pattern, 0)
+    return _first_of_pattern(parsed)
+
+
+def _first_of_pattern(parsed: Any) -> Optional[_Chars]:
+    if parsed.state.flags & (re.IGNORECASE | re.LOCALE) or not (parsed.state.flags & re.UNICODE):
+        return None  # case folding matches other letters too; bytes patterns are not rules
+    data = list(parsed)
+    if data and data[0][0] is _c.AT and data[0][1] in (_c.AT_BEGINNING, _c.AT_BEGINNING_STRING):
+        return None  # the engine already tries such a pattern at the start only
+    first = _first(data)
+    if first is None:
+        return None
+    chars, nullable = first
+    return None if nullable or not chars else chars
+
+
+def _first(items: list) -> Optional[tuple[_Chars, bool]]:
+    """(first characters, can match empty) of a concatenation; None if unknown."""
+    chars: _Chars = []
+    for op, av in items:
+        found = _first_node(op, av)
+        if found is None:
+            return None
+        node_chars, nullable = found
+        chars += node_chars
+        if not nullable:
+            return chars, False
+    return chars, True
+
+
+def _first_node(op: Any, av: Any) -> Optional[tuple[_Chars, bool]]:  # noqa: PLR0911 - one case per opcode
+    if op is _c.LITERAL:
+        return [(_c.LITERAL, av)], False
+    if op is _c.IN:
+        if any(item_op is _c.NEGATE for item_op, _ in av):
+            return None  # nearly every character: no use, and a union with it is not a list
+        return list(av), False
+    if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
+        return [], True  # zero width: the first character is the next node's
+    if op is _c.SUBPATTERN:
+        _, add_flags, del_flags, sub = av
+        if (add_flags | del_flags) & (re.IGNORECASE | re.LOCALE):
+            return None
+        return _first(list(sub))
+    if op is _c.BRANCH:
+        chars: _Chars = []
+        nullable = False
+        for alternative in av[1]:
+            found = _first(list(alternative))
+            if found is None:
+                return None
+            chars += found[0]
+            nullable = nullable or found[1]
+        return chars, nullable
+    if op in tuple(getattr(_c, name, None) for name in _REPEATS):
+        low, high, sub = av
+        if high == 0:
+            return [], True
+        found = _first(list(sub))
+        if found is None:
+            return None
+        return found[0], found[1] or low == 0
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return _first(list(av))
+    return None  # any character, a negated literal, a back-reference, a conditional...
+
+
+def _compile_with_first_chars(pattern: str) -> Optional[re.Pattern[str]]:
+    """The standard compiler's program for ``pattern`` with the first characters in its
+    header; None when they are unknown or the standard header already has a prefix."""
+    parsed = _parser.parse(pattern, 0)
+    flags = parsed.state.flags
+    chars = _first_of_pattern(parsed)
+    if chars is None:
+        return None
+    standard: list[int] = []
+    _compiler._compile_info(standard, parsed, flags)
+    # [INFO, skip, mask, min width, max width, ...]: a mask of 0 means no prefix or charset
+    if standard[0] != _c.INFO or standard[2] != 0 or standard[3] == 0:
+        return None
+    charset, hascased = _compiler._optimize_charset(chars)
+    if hascased:
+        return None
+    code = [_c.INFO, 0, _c.SRE_INFO_CHARSET, standard[3], standard[4]]
+    _compiler._compile_charset(charset, flags, code)
+    code[1] = len(code) - 1
+    _compiler._compile(code, parsed.data, flags)
+    code.append(_c.SUCCESS)
+    groupindex = parsed.state.groupdict
+    indexgroup: list[Optional[str]] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    fast = _sre.compile(pattern, flags, code, parsed.state.groups - 1, groupindex, tuple(indexgroup))
+    if fast.pattern != pattern or fast.flags != flags or fast.groups != parsed.state.groups - 1:
+        return None
+    return fast
