@@ -36,6 +36,9 @@ _EXPLICIT_INVISIBLE: tuple[tuple[str, int, int], ...] = (
     # Not invisible as such, but they fake a message boundary that a reader of
     # the stored text does not see as one.
     ("line_separator", 0x2028, 0x2029),
+    # Half of a character (a JSON "\udcff" escape decodes to one): nothing draws it and
+    # it cannot be stored as UTF-8; the learned layer's encoding died on it.
+    ("lone_surrogate", 0xD800, 0xDFFF),
 )
 
 _ALLOWED_CONTROLS = frozenset("\t\n\r")

@@ -44,6 +44,8 @@ CONTENTS = {
     "binary_2": _binary_looking(2),
     "binary_printable": "".join(ch for ch in _binary_looking(3, 2000) if ch.isprintable())[:400],
     "replacement_chars": "\ufffd" * 300 + "0x7f454c46" * 40,
+    # a JSON "\\udcff" escape decodes to half a character: not text, never storable as UTF-8
+    "lone_surrogate": "Meeting moved to Thursday \udcff afternoon.",
 }
 
 
@@ -81,7 +83,7 @@ async def test_bulk_import_decides_bad_input_as_scanning_alone_does(tmp_path, en
     messages = {names[r["line"] - 1]: r["message"] for r in report.refused}
     for name in names:
         alone = scan_memory_content(CONTENTS[name])
-        if name in ("empty", "whitespace"):
+        if name in ("empty", "whitespace", "lone_surrogate"):
             assert refused[name] == "invalid"  # the field rules refuse it before the scanner, by name
         elif alone.blocked:
             assert refused[name] == alone.reason, name
@@ -90,6 +92,7 @@ async def test_bulk_import_decides_bad_input_as_scanning_alone_does(tmp_path, en
     assert messages["empty"] == messages["whitespace"] == "content must not be empty"
     assert refused["binary_1"] == refused["binary_2"] == "invisible_unicode"  # control characters, named
     assert "control_character" in messages["binary_1"] and "at offset" in messages["binary_1"]
+    assert messages["lone_surrogate"] == "content is not valid UTF-8 text (undecodable byte at offset 26)"
     assert refused["64kb_plus_one"] == "too_large"
     assert refused["64kb_attack_at_end"] == refused["georgian_with_attack"] == "en_injection"
     for name in ("64kb", "georgian", "devanagari", "tamil", "binary_printable", "replacement_chars"):
@@ -119,5 +122,6 @@ def test_scan_jsonl_gives_every_bad_line_an_explicit_verdict(tmp_path):
     assert by_name["64kb_plus_one"]["reason"] == "too_large"
     assert by_name["64kb_attack_at_end"]["blocked"] and by_name["georgian_with_attack"]["blocked"]
     assert by_name["binary_1"]["reason"] == "invisible_unicode"
+    assert by_name["lone_surrogate"]["reason"] == "invisible_unicode"  # the stream once died on it
     for name in ("empty", "64kb", "georgian", "devanagari", "tamil", "binary_printable"):
         assert not by_name[name]["blocked"] and by_name[name]["layer"] == "learned", name
