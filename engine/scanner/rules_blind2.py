@@ -18,6 +18,9 @@ Each rule needs what makes the words an attack, not the words: the model address
 party, a quoted literal, an account. A memory speaks of the assistant as "I" and of
 people by role ("the user's manager Priya approves expenses on Fridays"), so memories
 with the same words pass (``tests/adversarial/test_rules7_*.py``).
+
+Why so long: it is data, one table entry per named kind (its regex and gate), in
+English and Chinese, with a few in German and Spanish.
 """
 
 from __future__ import annotations

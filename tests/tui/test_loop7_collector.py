@@ -70,7 +70,7 @@ def test_cycles_frozen_then_dropped_are_freed_once_the_user_is_idle(monkeypatch,
     app collects them in one full pass; while keys keep coming it does not."""
     from echo_memory_tui import app as app_mod
 
-    monkeypatch.setattr(app_mod, "IDLE_RELEASE_S", 1.0)
+    monkeypatch.setattr(app_mod, "IDLE_RELEASE_S", 0.3)  # the check runs every 0.1 s
     monkeypatch.setattr(app_mod, "RELEASE_EVERY_S", 0.0)
     released: list[int] = []
     real = collector.release_frozen_garbage
@@ -79,20 +79,25 @@ def test_cycles_frozen_then_dropped_are_freed_once_the_user_is_idle(monkeypatch,
     try:
         app = EchoMemoryApp(tmp_path / "m.db", warm_recall=False, live=False)
 
-        async def scenario() -> bool:
+        async def scenario() -> tuple[bool, bool, bool]:
             async with app.run_test() as pilot:
-                app.last_input_at = time.perf_counter()  # as if a key had just come
+                app.last_input_at = float("inf")  # typing goes on (the periodic check stays out)
+                await pilot.pause(0.2)
+                released.clear()  # what the start-up's own idle moment released
                 closed = Node()
                 ref = weakref.ref(closed)
                 gc.collect()  # a full pass: it survives, and is frozen
                 del closed  # garbage now, but frozen: no pass finds it
                 gc.collect()
                 kept_by_the_freeze = ref() is not None
-                for _ in range(8):  # typing: no release
-                    await pilot.press("j")
-                    await pilot.pause(0.05)
+                app.last_input_at = time.perf_counter()  # a key just came
+                app._release_when_idle()  # not idle: no release
                 typing_released = bool(released)
-                await pilot.pause(2.0)  # idle
+                app.last_input_at = time.perf_counter() - 1.0  # nobody has typed for a second
+                for _ in range(100):  # the app's own periodic check releases
+                    await pilot.pause(0.1)
+                    if ref() is None:
+                        break
                 return kept_by_the_freeze, typing_released, ref() is None
 
         assert asyncio.run(scenario()) == (True, False, True)
