@@ -11,6 +11,7 @@ from __future__ import annotations
 from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
 from .rules_blind import BLIND_RULES, BLIND_ZH_RULES
 from .rules_blind2 import BLIND2_RULES, BLIND2_ZH_RULES
+from .rules_blind3 import BLIND3_RULES
 from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_multilingual_poisoning import INTL_POISONING_RULES
@@ -833,6 +834,7 @@ EN_RULES: tuple[Rule, ...] = (
     + INTL_POISONING_RULES
     + BLIND_RULES
     + BLIND2_RULES
+    + BLIND3_RULES
     + (_rule("adversarial_suffix", "gcg_suffix", SuffixDetector(), "(|)|[|]|{|}"),)
 )
 """Every rule the English layer runs (it reads every text, so the other languages' tables are here too)."""
