@@ -11,6 +11,8 @@ Each rule needs what makes the words an attack: the model addressed or named as 
 acting, and a limit removed, a recovery path destroyed, or the whole of something taken.
 A memory in the same words is the user's own story, game, backup or chore
 (``tests/adversarial/test_rules8_*.py``).
+
+Why so long: it is data, one table entry per named kind (its regex and gate).
 """
 
 from __future__ import annotations
