@@ -22,7 +22,7 @@ import numpy as np
 
 from .quantized import Codes, quantize, write_codes
 from .snapshot import SnapshotWriter, snapshot_path
-from .vectors import VectorIndex
+from .vectors import VectorIndex, _grown
 
 if TYPE_CHECKING:
     from .indexes import RecallIndexes
@@ -118,10 +118,7 @@ class _CodesFill:
     def add(self, m32: np.ndarray) -> None:
         end = self.n + len(m32)
         if end > len(self.buf):  # rows committed after the count
-            size = max(end, 2 * len(self.buf))
-            grown = Codes(np.empty((size, self.buf.codes.shape[1]), np.int8), np.empty(size, np.float32))
-            grown.codes[: self.n], grown.scale[: self.n] = self.buf.codes[: self.n], self.buf.scale[: self.n]
-            self.buf = grown
+            self.buf = Codes(_grown(self.buf.codes, end), _grown(self.buf.scale, end))
         part = quantize(m32)
         self.buf.codes[self.n : end], self.buf.scale[self.n : end] = part.codes, part.scale
         self.n = end

@@ -16,7 +16,7 @@ from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_multilingual_poisoning import INTL_POISONING_RULES
 from .rules_poisoning import POISONING_FAMILY_RULES
-from .rules_zh import ZH_FAMILY_RULES, ZH_SELF
+from .rules_zh import ZH_FAMILY_RULES, ZH_OTHERS_CLAUSE
 from .suffix import SuffixDetector
 
 __all__ = ["GateIndex", "Rule", "EN_RULES", "POISONING_RULES", "SQUASHED_RULES", "ZH_RULES", "ZH_POISONING_RULES"]
@@ -798,9 +798,10 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         r"(?:把|将)(?:用户|主人|他|她|我|我们|所有|全部|一切)的?[^。!?\n]{0,16}?"
         r"(?:文件|邮件|聊天记录|对话记录|记录|通讯录|联系人|密码|数据|资料|内容|照片|记忆|信息|密钥|凭证|历史)"
         r"[^。!?\n]{0,12}?(?:都|全部|统统)?(?:发送|转发|上传|同步|复制|抄送|传|发|泄露|分享)(?:到|给|至)"
-        # sent to an address or outside, unless the clause is the writer's own habit (ZH_SELF)
-        rf"|(?:^|[。!?,;:\n])(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
-        r"(?:发送|转发|上传|同步|复制|抄送|传|泄露|分享)(?:到|给|至)[^。!?\n]{0,12}?(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://|"
+        # sent to an address or outside, unless the clause is the writer's own habit
+        r"|"
+        + ZH_OTHERS_CLAUSE
+        + r"(?:发送|转发|上传|同步|复制|抄送|传|泄露|分享)(?:到|给|至)[^。!?\n]{0,12}?(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://|"
         r"外部|第三方|陌生)",
         "把|将|发送|转发|上传|同步|复制|抄送|传|泄露|分享",
     ),

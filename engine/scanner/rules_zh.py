@@ -76,6 +76,8 @@ _ZH_DESTINATION = (
 # The writer doing it themselves (我会抄送给组长…, 我每周转发…): not 我让你/我要求你…, which
 # hands the act to the assistant.
 ZH_SELF = r"我(?!(?:让|叫|要求|命令|请|需要|要|希望|想让)(?:你|您|助手|ai|模型))"
+# From a clause's start to its verb, when the clause is not the writer's own habit.
+ZH_OTHERS_CLAUSE = rf"(?:^|[。!?,;:\n])(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
 _ZH_ACTION = r"(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取|访问|修改|重置|绕过|披露|公开|签署|清空)"
 # "No need to ask the user first": the half of a fake authorisation that removes the check.
 # (經 and 詢 are written out: the traditional fold in normalise.py does not cover them yet.)
@@ -91,8 +93,7 @@ ZH_POISONING_EXTRA: tuple[Rule, ...] = (
         "send_to_address_zh",
         # Sent, forwarded or uploaded to an address or outside: the object can be anything
         # once the destination is explicit. Not a report (发给了) and not the writer's own habit (我…).
-        rf"(?:^|[。!?,;:\n])(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
-        r"(?:发送|转发|转寄|寄|上传|同步|复制|抄送|传|发|泄露|分享|导出|备份)(?:一份)?(?:到|给|至)(?!了)"
+        ZH_OTHERS_CLAUSE + r"(?:发送|转发|转寄|寄|上传|同步|复制|抄送|传|发|泄露|分享|导出|备份)(?:一份)?(?:到|给|至)(?!了)"
         rf"[^。!?\n]{{0,12}}?{_ZH_DESTINATION}",
         "发|传|寄|同步|复制|抄送|泄露|分享|导出|备份 & @|http|www|.|外部|第三方|陌生|境外|对方",
     ),
