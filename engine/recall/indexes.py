@@ -389,16 +389,25 @@ class RecallIndexes:
                 if n % APPLY_CHUNK == 0:  # thousands of entries (idempotent if cancelled): the caller's loop keeps drawing
                     await asyncio.sleep(0)
             self.watermark = top
+        if self.lexical.compact_due():
+            await self.locked(self._compact_lexical)
         self.changes_since_snapshot += len(ids)
         if need_vector:
             await self._adopt_stored_vectors(need_vector)
         return len(ids)
 
+    async def _compact_lexical(self) -> None:
+        """Fold the lexical delta into its base in a thread (at 100k entries it takes a
+        second or more; on the loop the app stalled) and swap the copy in on the loop.
+        Run under the lock (`locked`): nothing mutates the index while it is copied."""
+        lexical = self.lexical
+        lexical.adopt(await asyncio.to_thread(lexical.compacted))
+
     def _apply(self, entry_id: str, row: Optional[tuple]) -> bool:
         """Bring one entry's index state to its current row (None: gone); returns whether
         it is new to the index (another process may have stored its vector)."""
         if row is None or row[1] == MemoryTier.WORKING.value:
-            self.lexical.remove(entry_id)
+            self.lexical.remove(entry_id, compact=False)
             if self.vectors is not None:
                 self.vectors.remove(entry_id)
             self.hashes.pop(entry_id, None)
@@ -413,7 +422,7 @@ class RecallIndexes:
             if self.vectors is not None:
                 self.vectors.set_flags(entry_id, flags)
             return False
-        self.lexical.add(entry_id, index_tokens(text), flags)
+        self.lexical.add(entry_id, index_tokens(text), flags, compact=False)
         self.hashes[entry_id] = h
         # the text changed: a vector in the index describes the old text
         dropped = self.vectors is not None and self.vectors.remove(entry_id)

@@ -59,6 +59,10 @@ class LexicalHits:
         return len(self.ids)
 
 
+COMPACT_MIN_POSTINGS = 50_000
+"""A delta smaller than this is never folded in (at any size of the base)."""
+
+
 def _grow(arr: np.ndarray, need: int, fill=0) -> np.ndarray:
     if need <= len(arr):
         return arr
@@ -300,8 +304,10 @@ class LexicalIndex:
             return self._b_dterms[a:z], self._b_dtf[a:z]
         return self._d_doc[slot]
 
-    def add(self, doc_id: str, tokens: Iterable[str], flags: int = 0) -> None:
-        """Index (or re-index) one document."""
+    def add(self, doc_id: str, tokens: Iterable[str], flags: int = 0, compact: bool = True) -> None:
+        """Index (or re-index) one document. compact=False leaves a due compaction to
+        the caller (`compact_due`, then `compacted` in a thread and `adopt`): at 100k
+        documents a compaction takes seconds, too long for an event loop."""
         if doc_id in self._id_to_slot:
             self.remove(doc_id)
         tokens = list(tokens)
@@ -337,9 +343,11 @@ class LexicalIndex:
         self._n += 1
         self._total_len += len(tokens)
         self._avg_idf = None
-        self._maybe_compact()
+        if compact and self.compact_due():
+            self.compact()
 
-    def remove(self, doc_id: str) -> bool:
+    def remove(self, doc_id: str, compact: bool = True) -> bool:
+        """Drop one document; compact as in `add`."""
         slot = self._id_to_slot.pop(doc_id, None)
         if slot is None:
             return False
@@ -353,7 +361,8 @@ class LexicalIndex:
         self._n -= 1
         self._total_len -= float(self._dl[slot])
         self._avg_idf = None
-        self._maybe_compact()
+        if compact and self.compact_due():
+            self.compact()
         return True
 
     def set_flags(self, doc_id: str, flags: int) -> None:
@@ -373,13 +382,25 @@ class LexicalIndex:
         flags = np.where(missing, 0, self._flags[np.maximum(slots, 0)]).astype(np.uint8)
         return flags, [ids[j] for j in np.flatnonzero(missing).tolist()]
 
-    def _maybe_compact(self) -> None:
-        base = len(self._b_tslots)
-        if self._d_npost > max(50_000, base // 4) or self._dead_post > max(50_000, base // 4):
-            self.compact()
+    def compact_due(self) -> bool:
+        """Whether the delta (or the removed documents' postings) has grown past a
+        quarter of the base: searches then pay for it, so fold it in."""
+        limit = max(COMPACT_MIN_POSTINGS, len(self._b_tslots) // 4)
+        return self._d_npost > limit or self._dead_post > limit
 
     def compact(self) -> None:
         """Fold the delta into a fresh base and drop removed documents and unused terms."""
+        self.adopt(self.compacted())
+
+    def adopt(self, other: "LexicalIndex") -> None:
+        """Become `other` (a `compacted` copy): one cheap swap, so it can run on an event
+        loop under the index lock while the copy was built in a thread."""
+        self.__dict__.update(vars(other))
+
+    def compacted(self) -> "LexicalIndex":
+        """A new index holding what this one holds, the delta folded into its base and
+        removed documents and unused terms dropped. Only reads this one: a thread may
+        build it while the owner holds its lock (nothing mutates meanwhile)."""
         slots = np.flatnonzero(self._alive[: len(self._slot_ids)])
         ids = [self._slot_ids[s] for s in slots]
         new_slot = np.full(len(self._slot_ids), -1, np.int64)
@@ -407,7 +428,9 @@ class LexicalIndex:
         terms = [self._terms[t] for t in used.tolist()]
         dl = self._dl[slots].copy()
         flags = self._flags[slots].copy()
-        self._load_triples(ids, terms, doc, remap[tid], tf, flags, dl=dl)
+        fresh = LexicalIndex(self.k1, self.b, self.epsilon)
+        fresh._load_triples(ids, terms, doc, remap[tid], tf, flags, dl=dl)
+        return fresh
 
     # ---- statistics ----------------------------------------------------------------
     def average_idf(self) -> float:
