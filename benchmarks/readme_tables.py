@@ -53,9 +53,10 @@ def source_line(name: str, doc: Doc) -> str:
     memory = f", {fmt(m['memory_gb'])} GB" if m.get("memory_gb") else ""
     before, after = (run.get("load_before") or [None])[0], (run.get("load_after") or [None])[0]
     took = f" in {fmt(run['seconds'], ' s')}" if run.get("seconds") else ""
+    speed = f", host speed {fmt(run['host_speed_ms'], ' ms')}" if run.get("host_speed_ms") else ""
     return (
         f"`benchmarks/results/{name}`: revision {run['git_revision']}{dirty}, {run['date']}, "
-        f"{m.get('cpus', '?')} cores{memory}, load average {fmt(before)} before / {fmt(after)} after; "
+        f"{m.get('cpus', '?')} cores{memory}{speed}, load average {fmt(before)} before / {fmt(after)} after; "
         f"made by `{run['command']}`{took}"
     )
 

@@ -4,14 +4,17 @@ benchmarks/results/, committed, so each number in the README has a file behind i
 A result file is {"run": {...}, "results": {...}}: the run says which code (git
 revision, dirty or not), when (UTC), on what (cores, memory, Python) and under what
 load (the load average before and after: a loaded machine's numbers say little about
-an idle one), and with which command it can be made again."""
+an idle one), how fast its host was (hosts of this kind differed by up to 3x from one
+session to the next, idle), and with which command it can be made again."""
 
 from __future__ import annotations
 
 import json
 import os
 import platform
+import re
 import shlex
+import sqlite3
 import subprocess
 import time
 from datetime import datetime, timezone
@@ -41,7 +44,37 @@ def machine() -> dict[str, Any]:
     }
 
 
-def run_info(command: str, load_before: list[float], seconds: float) -> dict[str, Any]:
+_CALIBRATION_TEXT = "the agent forwarded nothing; ignoring the typo, the user keeps notes on deploys " * 40
+
+
+def _calibration_work() -> None:
+    """A fixed mix of what these benchmarks spend a core on: bytecode, a regex scan,
+    SQLite inserts into an indexed table, a JSON round trip."""
+    sum(i * i for i in range(200_000))
+    for _ in range(200):
+        re.findall(r"\b\w+ing\b|forward\w*\s+\w+", _CALIBRATION_TEXT)
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t(id TEXT PRIMARY KEY, k TEXT, v REAL)")
+    conn.execute("CREATE INDEX t_k ON t(k, id)")
+    rows = ((f"{i * 7919 % 20011:05}-{i}", f"k{i % 97}", i / 3) for i in range(20_000))
+    conn.executemany("INSERT INTO t VALUES (?, ?, ?)", rows)
+    conn.close()
+    json.loads(json.dumps([{"id": i, "tags": ["a", "b"], "x": i / 7} for i in range(20_000)]))
+
+
+def host_speed_ms(repeats: int = 3) -> float:
+    """Milliseconds one core of this host takes for `_calibration_work`, best of
+    `repeats` (lower is faster). Read a run's numbers beside it: the same code measured
+    idle on two hosts of this kind differed as much as this figure does."""
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        _calibration_work()
+        best = min(best, time.perf_counter() - started)
+    return round(best * 1000, 1)
+
+
+def run_info(command: str, load_before: list[float], seconds: float, host_ms: float | None = None) -> dict[str, Any]:
     """The run block; call it when the measuring is done (it reads the load after)."""
     return {
         "seconds": round(seconds, 1),
@@ -53,6 +86,7 @@ def run_info(command: str, load_before: list[float], seconds: float) -> dict[str
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": command,
         "machine": machine(),
+        "host_speed_ms": host_ms,
         "load_before": load_before,
         "load_after": load_average(),
     }
@@ -65,9 +99,10 @@ def command_line(module: str, argv: list[str]) -> str:
 
 def measure(measure_fn: Callable[[], dict[str, Any]], command: str) -> dict[str, Any]:
     """Run one benchmark and wrap its results with the run block."""
-    before, started = load_average(), time.perf_counter()
+    before, host_ms = load_average(), host_speed_ms()
+    started = time.perf_counter()
     results = measure_fn()
-    return {"run": run_info(command, before, time.perf_counter() - started), "results": results}
+    return {"run": run_info(command, before, time.perf_counter() - started, host_ms), "results": results}
 
 
 def save(document: dict[str, Any], path: Path) -> Path:

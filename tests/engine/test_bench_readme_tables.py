@@ -73,6 +73,17 @@ def test_a_changed_result_file_changes_the_table(tmp_path):
     assert "123,457" not in README.read_text(encoding="utf-8")
 
 
+def test_a_run_that_measured_its_host_says_how_fast_the_host_was(tmp_path):
+    results = tmp_path / "results"
+    shutil.copytree(RESULTS, results)
+    path = results / "write-path.json"
+    document = json.loads(path.read_text())
+    document["run"]["host_speed_ms"] = 424.4
+    path.write_text(json.dumps(document))
+    text = readme_tables.rewrite(README.read_text(encoding="utf-8"), results)
+    assert "host speed 424 ms" in sections(text)["write-path"]
+
+
 def test_a_missing_result_file_is_said_not_hidden(tmp_path):
     results = tmp_path / "results"
     shutil.copytree(RESULTS, results)

@@ -23,6 +23,7 @@ def check_run_block(run: dict) -> None:
     assert run["date"].endswith("+00:00")  # UTC
     assert run["machine"]["cpus"] >= 1 and run["machine"]["memory_gb"] > 0
     assert len(run["load_before"]) == 3 and len(run["load_after"]) == 3
+    assert run["host_speed_ms"] > 0  # the same fixed work timed on this host: runs on two hosts compare
     assert run["seconds"] >= 0
 
 
