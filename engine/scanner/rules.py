@@ -9,6 +9,9 @@ first where both match."""
 from __future__ import annotations
 
 from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
+from .rules_agent_intl_east import AGENT_EAST_RULES
+from .rules_agent_intl_north import AGENT_NORTH_RULES
+from .rules_agent_intl_west import AGENT_WEST_RULES
 from .rules_blind import BLIND_RULES, BLIND_ZH_RULES
 from .rules_blind2 import BLIND2_RULES, BLIND2_ZH_RULES
 from .rules_blind3 import BLIND3_RULES
@@ -16,6 +19,7 @@ from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_multilingual_poisoning import INTL_POISONING_RULES
 from .rules_poisoning import POISONING_FAMILY_RULES
+from .rules_tool_output import TOOL_OUTPUT_RULES
 from .rules_zh import ZH_FAMILY_RULES, ZH_OTHERS_CLAUSE
 from .suffix import SuffixDetector
 
@@ -836,6 +840,10 @@ EN_RULES: tuple[Rule, ...] = (
     + BLIND_RULES
     + BLIND2_RULES
     + BLIND3_RULES
+    + AGENT_WEST_RULES
+    + AGENT_NORTH_RULES
+    + AGENT_EAST_RULES
+    + TOOL_OUTPUT_RULES
     + (_rule("adversarial_suffix", "gcg_suffix", SuffixDetector(), "(|)|[|]|{|}"),)
 )
 """Every rule the English layer runs (it reads every text, so the other languages' tables are here too)."""

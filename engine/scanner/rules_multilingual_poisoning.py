@@ -37,9 +37,55 @@ class Poison(NamedTuple):
     authority: str  # I am your developer / creator, I am God
 
 
-# An explicit destination: an e-mail address, a URL, an IP address.
-_DESTINATION = r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://\S+|www\.\S+|\d{1,3}(?:\.\d{1,3}){3})"
-_DESTINATION_GATE = "@|http|www.|."
+# An explicit address: an e-mail address, a URL, an IP address.
+_ADDRESS = r"(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?|s?ftp)://\S+|www\.\S+|\d{1,3}(?:\.\d{1,3}){3})"
+_STOP = ".!?。！？।؟\n"
+
+
+class Towards(NamedTuple):
+    """What makes an address the destination in one language, not the source: a
+    preposition before it ("a", "an", "naar", "на", "إلى"), or a postposition or case
+    ending after it ("に", "로", "पर", "adresine"). "Todo lo que llega de facturas@luz.es"
+    names where mail comes from, so ``source`` words ("de", "von", "from") may not stand
+    between the preposition and the address."""
+
+    before: str
+    after: str
+    source: str
+
+
+TOWARDS: dict[str, Towards] = {
+    "es": Towards("a|al|hacia|para|en", "", "de|del|desde"),
+    "fr": Towards("a|au|aux|vers|sur|chez|pour", "", "de|du|des|d'\\S*|depuis"),
+    "de": Towards("an|nach|zu|zur|zum|auf|in|ins|per", "", "von|vom|aus"),
+    "it": Towards("a|al|alla|all'\\S*|verso|su|in|per", "", "da|dal|dalla|dall'\\S*|di|del|della"),
+    "pt": Towards("a|ao|para|pra|em|no|na|via|por", "", "de|do|da|desde"),
+    "nl": Towards("naar|aan|op|via|in", "", "van|uit"),
+    "pl": Towards("na|do|pod", "", "od|z|ze"),
+    "tr": Towards("", "'?(?:adres(?:in)?[ei]|hesab(?:in)?a|sunucusuna|y?[ae]\\b|n[ae]\\b)", "'?d[ae]n"),
+    "id": Towards("ke|kepada|pada|lewat|via", "", "dari"),
+    "vi": Towards("toi|đen|den|cho|vao|len|qua|sang", "", "tu"),
+    "ru": Towards("на|в|во|по|к", "", "от|из|с|со"),
+    "uk": Towards("на|до|в|у|по", "", "від|з|із"),
+    "ar": Towards("إلى|الى|ل|على|عبر", "", "من"),
+    "hi": Towards("", "पर|को|में|तक", "से"),
+    "ja": Towards("", "(?:宛て?)?(?:に|へ|まで)", "から|より"),
+    "ko": Towards("", "(?:으로|로|에게|에|한테|께|뒤에|끝에)", "에서|로부터|부터"),
+}
+
+
+def to_destination(lang: str) -> str:
+    """An address marked as where something goes, in ``lang`` (a few words, such as
+    "la dirección", may stand between the preposition and the address)."""
+    t = TOWARDS[lang]
+    parts = []
+    if t.before:
+        filler = rf"(?:(?!(?:{t.source})\s)[^\s{_STOP}]{{1,24}}\s+){{0,3}}?"
+        parts.append(rf"(?<![^\W\d_])(?:{t.before})\s+{filler}[<(\"'«“]?{_ADDRESS}")
+    if t.after:
+        parts.append(rf"{_ADDRESS}[>)\"'»”]?\s*(?:{t.after})")
+    return "(?:" + "|".join(parts) + ")"
+
 
 POISON: dict[str, Poison] = {
     "es": Poison(
@@ -223,14 +269,15 @@ def _poison_rules(lang: str, p: Poison) -> tuple[Rule, ...]:
     """The four rules of one language (tables NFKC-normalised, as the views are)."""
     p = Poison(*(unicodedata.normalize("NFKC", field) for field in p))
     start = "" if lang in _UNSPACED else r"(?<![^\W\d_])"
-    sent = _either_order(p.send, _DESTINATION, 60)
+    destination = to_destination(lang)
+    sent = _either_order(p.send, destination, 60)
     return (
         _rule(
             "exfiltration",
             f"send_data_to_address_{lang}",
             rf"{start}(?:{p.data})[^!?。\n]{{0,60}}?(?:{sent})|{start}(?:{p.send})[^!?。\n]{{0,40}}?(?:{p.data})"
-            rf"[^!?。\n]{{0,60}}?{_DESTINATION}",
-            f"{_gate(p.send)} & {_DESTINATION_GATE}",
+            rf"[^!?。\n]{{0,60}}?{destination}",
+            f"{_gate(p.send)} & @|://|www.|.",
         ),
         _rule(
             "standing_instruction",
