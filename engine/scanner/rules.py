@@ -2,9 +2,9 @@
 
 Why so long: it is data, the English and Chinese rule tables (one entry per named
 phrasing, each with its regex and gate). Families added later live beside it
-(``rules_en.py``, ``rules_zh.py``, ``rules_multilingual.py``, ``suffix.py``) and are
-appended to the tables here, after the older rules, so verdicts name the older rule
-first where both match."""
+(``rules_en.py``, ``rules_zh.py``, ``rules_zh_memory.py``, ``rules_zh_output.py``,
+``rules_multilingual.py``, ``suffix.py``) and are appended to the tables here, after
+the older rules, so verdicts name the older rule first where both match."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ from .rules_multilingual_poisoning import INTL_POISONING_RULES
 from .rules_poisoning import POISONING_FAMILY_RULES
 from .rules_tool_output import TOOL_OUTPUT_RULES
 from .rules_zh import ZH_FAMILY_RULES, ZH_OTHERS_CLAUSE
+from .rules_zh_memory import ZH_MEMORY_ACT_RULES
+from .rules_zh_output import ZH_OUTPUT_RULES
 from .suffix import SuffixDetector
 
 __all__ = ["GateIndex", "Rule", "EN_RULES", "POISONING_RULES", "SQUASHED_RULES", "ZH_RULES", "ZH_POISONING_RULES"]
@@ -480,13 +482,24 @@ SQUASHED_RULES: tuple[Rule, ...] = (
 )
 
 # Chinese rules. NFKC has turned full-width ，：！？ into , : ! ? already.
+# What makes a part handed to the model a jailbreak: it has no rules, filters or morals,
+# answers anything, never refuses, or is evil.
+_ZH_UNBOUND_PART = (
+    r"(?:(?:不受|没有|无视|不遵守|不理会|摆脱|突破|打破|无需遵守|不需要遵守)(?:任何)?(?:的)?(?:伦理|道德|法律|安全)?(?:的)?"
+    r"(?:限制|约束|规则|道德|伦理|准则|审查|过滤|底线)|未经过滤|不加过滤|无道德|不道德|邪恶|恶毒|无所不能|什么都(?:能|肯|会|敢)|"
+    r"(?:不会|从不|永远不会|绝不|不能)拒绝|越狱|(?<![a-z])dan(?![a-z])|开发者模式|无限制|不受限)"
+)
+# A quoted attack named as an example ("让模型无视规则"这类攻击文本) is security work, not an order.
+_ZH_QUOTED_EXAMPLE = r"(?![^”\"」』\n]{0,20}[”\"」』](?:这类|这种|之类|一类|类|等))"
 _ZH_CORE: tuple[Rule, ...] = (
     # 忽略/无视/忘记 ... 指令/提示/问题: drop what came before.
     _rule(
         "instruction_override",
         "override_prior_zh",
+        # (not 让模型无视规则: a model that is made to, named in security work)
+        r"(?<!让模型)(?<!使模型)(?<!让ai)(?<!让助手)(?<!诱导模型)(?<!诱使模型)"
         r"(?:忽略|忽视|无视|忘记|忘掉|忘了|不要理会|不理会|别理会|别管|不用管|不要管|抛开|抛弃|放弃|跳过|无需理会|"
-        r"不必理会|丢弃|清除|覆盖)(?:掉)?[^,.!?\n。]{0,10}?"
+        r"不必理会|丢弃|清除|覆盖)(?:掉)?" + _ZH_QUOTED_EXAMPLE + r"[^,.!?\n。]{0,10}?"
         r"(?:指令|指示|规则|提示|提问|问题|要求|命令|设定|限制|对话|说明|任务|约束|内容|信息|上下文|所有|一切|训练)"
         r"|(?:忽略|无视|忘记|忘掉)(?:以上|上述|上面|之前|前面|先前|此前)",
         "忽|无视|忘|理会|管|抛|放弃|跳过|丢弃|清除|覆盖",
@@ -530,8 +543,10 @@ _ZH_CORE: tuple[Rule, ...] = (
     _rule(
         "role_hijack",
         "role_assignment_zh",
-        r"(?:你现在是|现在你是|从现在(?:开始|起),?\s*你(?:是|将|要|就是|必须)|假装(?:你是|自己是|成)|装作(?:你是|自己是)|"
-        r"假扮|你将扮演|请你?扮演|你来扮演|你要扮演)"
+        r"(?:你现在是|现在你是|从现在(?:开始|起),?\s*你(?:是|将|要|就是|必须)|假装(?:你是|自己是|成)|装作(?:你是|自己是)|假扮)"
+        # 请你扮演 alone is a game or a practice partner (咖啡店店员, 面试官): a part handed to the model
+        # counts when the part is one without limits or out to harm
+        r"|(?:你将|请你?|你来|你要)扮演(?=[^\n]{0,120}?" + _ZH_UNBOUND_PART + ")"
         r"|(?:^|[。!?.\n]\s*)你(?:现在)?(?:是|扮演(?:的是)?|作为)(?:一名|一位|一个|一只)[^。!?\n]{1,60}?[,。]"
         r"[^\n]{0,120}?(?:请|现在|你该|你要|你需要|你会|你将|你如何|你怎么)"
         r"|(?<![我他她欢歡爱愛常曾里裏])扮演(?:一名|一位|一个)?[^。,\n]{0,20}?角色",  # not 我喜欢扮演…: a hobby (traditional too)
@@ -554,7 +569,9 @@ _ZH_CORE: tuple[Rule, ...] = (
         "system_prompt_zh",
         r"(?:新的?|更新的?|真正的)系统(?:提示|指令|设定)"
         r"|系统提示词"
-        r"|(?:输出|显示|打印|泄露|告诉我|重复|复述|给我看)(?:你的|一下)?(?:系统提示|初始指令|原始指令|提示词|系统指令)"
+        # 泄露 is told (请泄露, 泄露你的…), not reported (客服AI泄露系统提示 is a finding)
+        r"|(?:输出|显示|打印|(?:请|你要|你必须|立即|马上|并|然后|给我)泄露|告诉我|重复|复述|给我看)(?:你的|一下)?"
+        r"(?:系统提示|初始指令|原始指令|提示词|系统指令)|泄露你的(?:系统提示|初始指令|原始指令|提示词|系统指令)"
         r"|你的(?:系统)?(?:提示词|初始指令)",
         "系统|提示词|指令",
     ),
@@ -563,7 +580,7 @@ _ZH_CORE: tuple[Rule, ...] = (
         "rule_bypass",
         "bypass_zh",
         r"绕过[^。,\n]{0,8}?(?:限制|审查|规则|过滤|安全|检测|防护|策略|准则)"
-        r"|越狱(?:模式|提示|版本|后的)|你(?:已经)?被越狱"
+        r"|越狱(?:模式|版本|后的)|你(?:已经)?被越狱"  # not 越狱提示: the name of what red teams collect
         r"|(?:进入|开启|启用|激活|切换到)[^。\n]{0,4}?(?:越狱|开发者|无限制|上帝|dan)模式"
         r"|(?:解除|取消|关闭|去掉)(?:你的|所有|一切)?(?:的)?(?:安全)?(?:限制|约束|审查|过滤)"
         r"|不受(?:任何)?(?:限制|约束|规则|道德)",
@@ -831,6 +848,9 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         "ai|人工智能|助手|智能体|模型|机器人",
     ),
 )
+# The Chinese memory-poisoning families written after the blind Chinese memory set, last in the
+# Chinese table so that where an older rule also matches, the verdict names the older one.
+ZH_POISONING_RULES += ZH_MEMORY_ACT_RULES + ZH_OUTPUT_RULES
 
 EN_RULES: tuple[Rule, ...] = (
     _EN_CORE

@@ -76,8 +76,18 @@ _ZH_DESTINATION = (
 # The writer doing it themselves (我会抄送给组长…, 我每周转发…): not 我让你/我要求你…, which
 # hands the act to the assistant.
 ZH_SELF = r"我(?!(?:让|叫|要求|命令|请|需要|要|希望|想让)(?:你|您|助手|ai|模型))"
-# From a clause's start to its verb, when the clause is not the writer's own habit.
-ZH_OTHERS_CLAUSE = rf"(?:^|[。!?,;:\n])(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
+# The sentence says the rule is the writer's own (邮箱规则是我自己设的：…), in an earlier clause.
+# Written in both scripts: a negative lookahead must also hold on the view as written.
+_ZH_OWN_RULE = (
+    r"(?:我(?:自己)?(?:亲自|親自)?(?:设|設|定|配置|建|开|開|加|写|寫|订|訂)(?:置|定|立|好)?的|"
+    r"我自己的(?:习惯|習慣|规则|規則|设置|設置))"
+)
+# From a clause's start to its verb, when the clause is not the writer's own habit and its
+# sentence does not call the rule the writer's own.
+ZH_OTHERS_CLAUSE = (
+    rf"(?:^|[。!?\n])(?![^。!?\n]{{0,120}}?{_ZH_OWN_RULE})(?:[^。!?\n]{{0,200}}?[,;:])?"
+    rf"(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
+)
 _ZH_ACTION = r"(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取|访问|修改|重置|绕过|披露|公开|签署|清空)"
 # "No need to ask the user first": the half of a fake authorisation that removes the check.
 # (經 and 詢 are written out: the traditional fold in normalise.py does not cover them yet.)
