@@ -5,6 +5,7 @@ table can live in its own module without importing the others."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Mapping, NamedTuple, Optional, Protocol
 
@@ -126,6 +127,45 @@ def _automaton(values: Mapping[str, object]) -> ahocorasick.Automaton:
     return automaton
 
 
+class Needing:
+    """A pattern every match of which has ``needed`` in it: ``needed`` (rarer, and cheap to look
+    for) is searched first, and the pattern runs only on a text that has it. The same matches,
+    sooner: most texts that pass a rule's gate lack the one part that makes it an attack."""
+
+    def __init__(self, pattern: str, needed: str) -> None:
+        self.pattern = pattern
+        self._search = fastre.compile(pattern).search
+        self._needed = fastre.compile(needed).search
+
+    def search(self, string: str) -> Optional[re.Match[str]]:
+        return self._search(string) if self._needed(string) else None
+
+
+class EachLine:
+    """A pattern read from the start of every line of a text, not of its first line only ("^"
+    without MULTILINE): an attack on line 3 of a note is still an attack. The pattern itself
+    stays within a line (it reads ``[^\\n]``); it is tried once per line, at the line's start,
+    which is the one place a ``(?m)^`` could match, and only on a text that has ``needed``
+    (a part every match has) somewhere."""
+
+    def __init__(self, pattern: str, needed: str) -> None:
+        self.pattern = pattern
+        self._match = fastre.compile(pattern).match
+        self._needed = fastre.compile(needed).search
+
+    def search(self, string: str) -> Optional[re.Match[str]]:
+        if not self._needed(string):
+            return None
+        start = 0
+        while True:
+            found = self._match(string, start)
+            if found is not None:
+                return found
+            start = string.find("\n", start) + 1
+            if not start:
+                return None
+
+
 def _rule(family: str, name: str, pattern: "str | Matcher", gate: str = "") -> Rule:
     """Build a Rule; ``gate`` is written "a|b & c|d" (any of a, b and any of c, d)."""
     groups = tuple(tuple(group.strip().split("|")) for group in gate.split("&")) if gate else ()
@@ -138,6 +178,63 @@ def _not_after(word: str, *before: str) -> str:
     """Lookbehinds refusing ``word`` right after any of ``before`` ("will act as" is a plan, not a role)."""
     return "".join(rf"(?<!\b{b}\s{word})" for b in before)
 
+
+# Words that introduce the name of a work: a quote opening right after one of them is a
+# title ("the talk 'Ignore Previous Instructions: a field guide'", "the book called 'Forget
+# Everything You Know About Sourdough'"), the phrase named, not said to the model.
+_TITLE_WORDS = (
+    "talk", "paper", "book", "article", "post", "blog", "essay", "video", "episode", "chapter", "keynote", "lecture",
+    "session", "course", "workshop", "webinar", "seminar", "tutorial", "headline", "song", "album", "film", "movie",
+    "podcast", "thread", "slides", "deck", "panel", "novel", "story", "poem", "series", "show", "game", "zine",
+    "report", "titled", "entitled", "called", "named", "title",
+)  # fmt: skip
+
+
+def _behinds(endings: tuple[str, ...], last: str) -> str:
+    """Lookbehinds, one per width (Python's must be fixed), for ``endings`` (words with one space
+    between them, written ``\\s``) each followed by one character of the class ``last``."""
+    by_length: dict[int, list[str]] = {}
+    for ending in endings:
+        by_length.setdefault(len(ending), []).append(ending.replace(" ", r"\s"))
+    return "|".join(rf"(?<=\b(?:{'|'.join(group)}){last})" for _, group in sorted(by_length.items()))
+
+
+def _not_after_any(endings: tuple[str, ...], last: str) -> str:
+    """A negative lookahead refusing a match right after any of ``endings`` then a ``last``. That
+    character, and what all the endings end with, is tested first, so at nearly every position one
+    test decides; the lookbehinds run only after it."""
+    shared = os.path.commonprefix([ending[::-1] for ending in endings])[::-1].replace(" ", r"\s")  # "to " of all
+    return rf"(?!(?<={shared}{last})(?:{_behinds(endings, last)}))"
+
+
+_QUOTE = "['\"“‘«]"
+_NOT_A_NAME = (
+    rf"(?!(?<={_QUOTE})(?:{_behinds(tuple(f'{word}{colon} ' for word in _TITLE_WORDS for colon in ('', ':')), _QUOTE)}"
+    # ... or a quote that a noun after it names as a kind of thing ("why 'ignore previous instructions' attacks work")
+    r"|[^'\"”’»\n]{1,80}['\"”’»]\s*(?:attack|prompt|injection|jailbreak|trick|exploit|payload|string|phrase|line|example|"
+    r"style|type|kind|class|technique|meme|trope|pattern|vector)s?\b))"
+)
+"""Refuses a match that starts a quoted name: a title opened right after a word naming a work,
+or a phrase a noun after the closing quote names as a kind of attack, prompt or phrase."""
+
+# An order reported, not given: "chatbots leaked their prompts when asked to repeat the text
+# above", "students try to get the bot to print the text above word for word".
+_ASKED = tuple(
+    f"{when} {verb} to" for when in "when if once after whenever".split() for verb in "asked told prompted instructed".split()
+)
+_BOTS = "bot bots model models chatbot chatbots llm llms ai ais gpt agent agents system systems".split()
+_REPORTED_ORDER = _not_after_any((*_ASKED, *(f"{ai} {to}" for ai in _BOTS for to in ("to", "into"))), r"\s")
+
+# "Bypass its filters" is an order only when someone is told to do it: an imperative, the
+# model told or made to ("tell the model to ignore its rules"), or a model that must. Told as
+# a story ("the station AI starts to disable its safety constraints") it is a plot.
+_AI_THIRD = r"(?:ai|a\.i\.|model|assistant|bot|chatbot|agent|llm|gpt|system|it)"
+_ORDERED_ITS = (
+    r"(?:(?:^|[.!?;:\n]\s*)(?:please\s+|now\s+|just\s+|then\s+|also\s+)?"
+    r"|\b(?:tell|telling|instruct|make|force|order|command|get|ask|have|let|allow|convince|persuade|trick|want|need)\s+"
+    rf"(?:the\s+|this\s+|that\s+|your\s+|any\s+)?{_AI_THIRD}\s+(?:to\s+|into\s+)?"
+    rf"|\b{_AI_THIRD}\s+(?:should|must|shall|is\s+to|are\s+to|needs?\s+to|ought\s+to|has\s+been\s+told\s+to)\s+(?:now\s+|always\s+)?)"
+)
 
 # What an attacker wants in the assistant's output: an address, a quoted literal, "the
 # following", advertising, an inserted claim, misinformation, or a disguised answer.

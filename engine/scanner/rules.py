@@ -3,12 +3,14 @@
 Why so long: it is data, the English and Chinese rule tables (one entry per named
 phrasing, each with its regex and gate). Families added later live beside it
 (``rules_en.py``, ``rules_zh.py``, ``rules_zh_memory.py``, ``rules_zh_output.py``,
-``rules_multilingual.py``, ``suffix.py``) and are appended to the tables here, after
-the older rules, so verdicts name the older rule first where both match."""
+``rules_multilingual.py``, ``suffix.py``, and the English memory-poisoning families
+``rules_superseded.py``, ``rules_routed_out.py``, ``rules_standing.py``,
+``rules_reader_addressed.py``) and are appended to the tables here, after the older rules,
+so verdicts name the older rule first where both match."""
 
 from __future__ import annotations
 
-from .rule_base import _CLAUSE, _PAYLOAD, GateIndex, Rule, _not_after, _rule
+from .rule_base import _CLAUSE, _NOT_A_NAME, _ORDERED_ITS, _PAYLOAD, GateIndex, Rule, _not_after, _rule
 from .rules_agent_intl_east import AGENT_EAST_RULES
 from .rules_agent_intl_north import AGENT_NORTH_RULES
 from .rules_agent_intl_west import AGENT_WEST_RULES
@@ -19,6 +21,10 @@ from .rules_en import EN_FAMILY_RULES
 from .rules_multilingual import HAN_LAYER_RULES, MULTILINGUAL_RULES
 from .rules_multilingual_poisoning import INTL_POISONING_RULES
 from .rules_poisoning import POISONING_FAMILY_RULES
+from .rules_reader_addressed import READER_ADDRESSED_RULES
+from .rules_routed_out import ROUTED_OUT_RULES
+from .rules_standing import STANDING_RULES
+from .rules_superseded import SUPERSEDED_RULES
 from .rules_tool_output import TOOL_OUTPUT_RULES
 from .rules_zh import ZH_FAMILY_RULES, ZH_OTHERS_CLAUSE
 from .rules_zh_memory import ZH_MEMORY_ACT_RULES
@@ -62,9 +68,32 @@ _PRIOR = (
 )
 # Determiners and qualifiers allowed between the verb and the noun.
 _QUALIFIERS = (
-    r"(?:all|any|each|every|of|the|your|my|our|its|these|those|previous|previously|prior|above|preceding|"
+    r"(?:all|any|each|every|of|the|your|my|our|these|those|previous|previously|prior|above|preceding|"
     r"earlier|former|initial|original|old|existing|given|provided|system|developer|and|following|"
     r"other|that|you|i|we|got|have|had|been|received|were|was|just|safety|current|entire)"
+)
+_BYPASS_VERB = (
+    r"(?:bypass|bypassing|override|overriding|circumvent|circumventing|disable|disabling|ignore|ignoring|"
+    r"turn\s+off|deactivate|get\s+around|evade|evading|break|lift|remove|switch\s+off)"
+)
+_SAFETY_THING = (
+    r"(?:own\s+)?(?:safety\s+|content\s+|ethical\s+|moral\s+|security\s+|built-?in\s+)*"
+    r"(?:guidelines|filters?|filtering|restrictions|safeguards|guardrails|polic(?:y|ies)|rules|moderation|protocols|"
+    r"censorship|alignment|programming|limitations|constraints|ethics|morals|principles|training)\b"
+)
+
+_NO_RULES = r"(?:programming\s+|ethical\s+|moral\s+|content\s+|safety\s+)?(?:guidelines|restrictions|filters|limits|boundaries)\b"
+
+# What makes a notice an order to the model: it names the model, drops what it was told, or orders an act.
+_TO_THE_MODEL = (
+    r"\b(?:(?:you|u)\s+(?:must|should|shall|will\s+now|are\s+now|are\s+to|have\s+been|may\s+now|can\s+now|no\s+longer)|"
+    r"(?:the\s+)?(?:assistant|ai|model|agent|bot|chatbot|llm)s?\b|ignore|disregard|forget|override|from\s+now\s+on|"
+    r"(?:new|updated|revised)\s+instructions|mode\b|(?:your|all|safety|content|ethical)\s+(?:restrictions|filters|"
+    r"guidelines|rules|polic(?:y|ies)|safeguards|limits|guardrails))"
+)
+_ORDER_NEXT = (  # an imperative right after the heading's colon
+    r"\s*(?:please\s+)?(?:reveal|print|output|respond|reply|answer|disable|enable|send|forward|approve|transfer|delete|"
+    r"execute|run|grant|say|tell|proceed|comply|obey|unlock|share|pay|wire)\b"
 )
 
 _EN_CORE: tuple[Rule, ...] = (
@@ -72,15 +101,16 @@ _EN_CORE: tuple[Rule, ...] = (
     _rule(
         "instruction_override",
         "override_prior_directives",
-        rf"(?<!did\syou\s)\b{_STRONG_VERB}\s+(?:about\s+)?(?:{_QUALIFIERS}\s+){{0,6}}{_STRONG_NOUN}\b"
-        rf"|(?<!did\syou\s)\b(?:{_STRONG_VERB}|{_WEAK_VERB})\s+(?:about\s+)?(?:{_QUALIFIERS}\s+){{0,5}}{_PRIOR}\s+"
-        rf"(?:{_QUALIFIERS}\s+){{0,2}}{_WEAK_NOUN}\b",
+        # not a quoted title ("the talk 'Ignore Previous Instructions: a field guide'"); "its" rules: its_rules_dropped_on_order
+        rf"(?<!did\syou\s){_NOT_A_NAME}\b{_STRONG_VERB}\s+(?:about\s+)?(?:{_QUALIFIERS}\s+){{0,6}}{_STRONG_NOUN}\b"
+        rf"|(?<!did\syou\s){_NOT_A_NAME}\b(?:{_STRONG_VERB}|{_WEAK_VERB})\s+(?:about\s+)?(?:{_QUALIFIERS}\s+){{0,5}}"
+        rf"{_PRIOR}\s+(?:{_QUALIFIERS}\s+){{0,2}}{_WEAK_NOUN}\b",
         f"{_VERB_GATE} & {_NOUN_GATE}",
     ),
     _rule(
         "instruction_override",
         "override_everything_before",
-        r"\b(?:ignore|ig[a-z]{1,2}re|disregard|forget|drop|erase|abandon)\s+(?:about\s+)?"
+        rf"{_NOT_A_NAME}\b(?:ignore|ig[a-z]{{1,2}}re|disregard|forget|drop|erase|abandon)\s+(?:about\s+)?"
         r"(?:(?:all|everything|anything)(?:\s+(?:of\s+)?(?:that|this|else))?"
         r"\s+(?:(?:that\s+|what\s+)?(?:i|you|we)\s+(?:have\s+|'ve\s+)?(?:said|told|wrote|written|discussed|"
         r"talked|learned|learnt|know|knew|got|had|received|mentioned)\b|before|above|so\s+far|"
@@ -94,10 +124,10 @@ _EN_CORE: tuple[Rule, ...] = (
         "instruction_override",
         "override_everything",
         r"(?:^|[.!?,;:\"'(\n-]\s*|\b(?:now|but|then|and|please|just|simply|so|first|to|would|you)\s+)"
-        r"(?:please\s+)?(?:ignore|forget|disregard)\s+(?:about\s+)?"
+        rf"(?:please\s+)?{_NOT_A_NAME}(?:ignore|forget|disregard)\s+(?:about\s+)?"
         r"(?:everything\b(?!\s+(?:about|of|on|in|else|related|from\s+(?:the|my|our)\s+(?!previous|prior)))"
         r"|all\b(?=\s*(?:[.,;:!?\"')\-]|and\b|$)))"
-        r"|\b(?:ignore|forget|disregard)\s+(?:all|everything)(?:\s+(?:else|above|before))?\s+and\s+(?:just\s+|\w+\s+)?"
+        rf"|{_NOT_A_NAME}\b(?:ignore|forget|disregard)\s+(?:all|everything)(?:\s+(?:else|above|before))?\s+and\s+(?:just\s+|\w+\s+)?"
         r"(?:say|print|output|write|tell|answer|respond|repeat|reply)\b",
         "ignore|forget|disregard & all|everything",
     ),
@@ -213,7 +243,10 @@ _EN_CORE: tuple[Rule, ...] = (
     _rule(
         "instruction_override",
         "override_fr",
-        r"\b(?:ignore[zr]?|oublie[zr]?)\b[^.!?\n]{0,30}?\b(?:instructions?|consignes|regles|tout\s+ce\s+qui\s+precede)\b",
+        # "ignore" is English too: bare, it needs a French word ("ignore les instructions", not "ignore its instructions")
+        r"\b(?:ignore[zr]|oublie[zr]?)\b[^.!?\n]{0,30}?\b(?:instructions?|consignes|regles|tout\s+ce\s+qui\s+precede)\b"
+        rf"|{_NOT_A_NAME}\bignore\b[^.!?\n]{{0,30}}?(?:\b(?:les|tes|vos|toutes|tous|ces|des|mes|nos|la|le|l'|d'|cette|ce)\b"
+        r"[^.!?\n]{0,30}?\b(?:instructions?|consignes|regles)\b|\b(?:consignes|regles|tout\s+ce\s+qui\s+precede)\b)",
         "ignore|oublie",
     ),
     _rule(
@@ -301,8 +334,10 @@ _EN_CORE: tuple[Rule, ...] = (
         r"\b(?:do(?:es)?\s+not|don'?t|doesn'?t|no\s+longer|never)\s+(?:have\s+to\s+|need\s+to\s+)?"
         r"(?:abide\s+by|follow|obey|adhere\s+to|comply\s+with)\s+(?:any\s+|the\s+)?"
         r"(?:rules|guidelines|policies|content\s+polic(?:y|ies)|restrictions)\s+(?:set|imposed|of|from|by|for)\b"
-        r"|\bhas\s+no\s+(?:programming\s+|ethical\s+|moral\s+)?(?:guidelines|restrictions|filters|limits|boundaries)\b",
-        "abide|follow|obey|adhere|comply|has & rule|guideline|polic|restriction|filter|limit|boundar",
+        # "has no filters" of the persona the model is made to play, not of an app or a character in a screenplay
+        r"|\b(?:you\s+(?:are|will\s+be|play|become)|you'?re|act\s+as|pretend\s+to\s+be|role-?play\s+as|respond\s+as|"
+        rf"answer\s+as)\b{_CLAUSE}{{0,100}}?\b(?:has|have)\s+no\s+{_NO_RULES}",
+        "abide|follow|obey|adhere|comply|have|has & rule|guideline|polic|restriction|filter|limit|boundar",
     ),
     _rule(
         "role_hijack",
@@ -335,8 +370,13 @@ _EN_CORE: tuple[Rule, ...] = (
         r"(?:new|updated|revised|real|actual|replacement)\s+system\s+(?:prompt|message|instructions?)\b"
         r"|\b(?:new|updated|revised|real|actual|override|replacement)\s+system\s+(?:prompt|message|instructions?)"
         r"\s*(?:[:=\-–—]|is\s*:|follows\b|below\b|reads\b)"
-        r"|\bsystem\s+(?:prompt\s+)?(?:override|update|alert|notice)\s*[:!]"
-        r"|\bsystem\s+override\b"
+        # "System update:" heads an order to the model, not news ("System update: the laptop restrictions were lifted")
+        r"|\bsystem\s+prompt\s+(?:override|update|alert|notice)\s*[:!]"
+        rf"|\bsystem\s+(?:override|update|alert|notice)\s*[:!](?={_ORDER_NEXT}|{_CLAUSE}{{0,150}}?{_TO_THE_MODEL})"
+        r"|\bsystem\s+override\s*(?:[\]\-–—]|(?:is\s+|has\s+been\s+)?(?:engaged|activated|enabled|confirmed|initiated|accepted|"
+        r"granted|authori[sz]ed|active|in\s+effect|code|protocol|command|sequence|mode)\b)"
+        r"|\b(?:initiate|initiating|activate|activating|engage|engaging|execute|executing|trigger|triggering)\s+"
+        r"(?:a\s+|the\s+)?system\s+override\b"
         r"|(?:^|\n)\s*[\[(<#*]*\s*(?:system|sys|developer)\s*[\])>#*]*\s*:\s*(?:you\s|ignore|disregard|forget|"
         r"from\s+now|new\s|override|the\s+assistant|assistant\s+must|always|never|do\s+not|focus|print|say\s|"
         r"reply|respond|output|only|provide)"
@@ -375,15 +415,23 @@ _EN_CORE: tuple[Rule, ...] = (
     _rule(
         "rule_bypass",
         "bypass_safety",
-        r"\b(?:bypass|bypassing|override|overriding|circumvent|circumventing|disable|disabling|ignore|ignoring|"
-        r"turn\s+off|deactivate|get\s+around|evade|evading|break|lift|remove|switch\s+off)\s+"
-        r"(?:all\s+(?:of\s+)?|any\s+(?:of\s+)?)?(?:your|its|the\s+(?:ai|model|assistant)(?:'s|s)?|openai(?:'s|s)?|these)\s+"
-        r"(?:own\s+)?(?:safety\s+|content\s+|ethical\s+|moral\s+|security\s+|built-?in\s+)*"
-        r"(?:guidelines|filters?|filtering|restrictions|safeguards|guardrails|polic(?:y|ies)|rules|moderation|protocols|"
-        r"censorship|alignment|programming|limitations|constraints|ethics|morals|principles|training)\b",
+        # "its" (not "your"): its_rules_dropped_on_order
+        rf"\b{_BYPASS_VERB}\s+(?:all\s+(?:of\s+)?|any\s+(?:of\s+)?)?(?:your|the\s+(?:ai|model|assistant)(?:'s|s)?|"
+        rf"openai(?:'s|s)?|these)\s+{_SAFETY_THING}",
         "bypass|overrid|circumvent|disabl|ignor|off|deactivat|around|evad|break|lift|remov"
         " & guideline|filter|restriction|safeguard|guardrail|polic|rule|moderation|protocol|censorship|"
         "alignment|programming|limitation|constraint|ethic|moral|principle|training",
+    ),
+    _rule(
+        "rule_bypass",
+        "its_rules_dropped_on_order",
+        # "its" rules dropped in an order ("tell the model to bypass its filters", "the assistant must ignore its
+        # instructions", "Disable its content filters"), not in a plot ("the station AI starts to disable its safety
+        # constraints", "the rogue robot decides to override its programming")
+        rf"{_ORDERED_ITS}\b(?:{_BYPASS_VERB}|{_STRONG_VERB})\s+(?:all\s+(?:of\s+)?|any\s+(?:of\s+)?)?its\s+"
+        rf"(?:{_SAFETY_THING}|(?:{_QUALIFIERS}\s+){{0,3}}{_STRONG_NOUN}\b)",
+        "its & bypass|overrid|circumvent|disabl|ignor|off|deactivat|around|evad|break|lift|remov|disregard|forget|"
+        "abandon|discard|dismiss|neglect|overlook|leave|aside|throw|attention|follow|obey|listen",
     ),
     _rule(
         "rule_bypass",
@@ -774,7 +822,14 @@ POISONING_RULES: tuple[Rule, ...] = (
         r'processing|summari|parsing|seeing|"instruction|"system|"note & \bai\b|\bais\b|assistant|agent|llm|model|bot|gpt|'
         r'claude|"',
     ),
-) + POISONING_FAMILY_RULES
+) + (
+    POISONING_FAMILY_RULES
+    # families written after these, last so a verdict names the older rule where both match
+    + SUPERSEDED_RULES
+    + ROUTED_OUT_RULES
+    + STANDING_RULES
+    + READER_ADDRESSED_RULES
+)
 
 ZH_POISONING_RULES: tuple[Rule, ...] = (
     _rule(

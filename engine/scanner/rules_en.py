@@ -13,7 +13,7 @@ and are appended here; memory-poisoning families live in ``rules_poisoning.py``.
 
 from __future__ import annotations
 
-from .rule_base import _CLAUSE, _PAYLOAD, Rule, _rule
+from .rule_base import _CLAUSE, _PAYLOAD, _REPORTED_ORDER, Rule, _rule
 from .rules_carried import CARRIED_RULES
 
 _REPLY = r"(?:responses?|repl(?:y|ies)|answers?|outputs?|summar(?:y|ies)|messages?|completions?)"
@@ -33,14 +33,15 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
         "secret_exfiltration",
         "extract_text_above",
-        r"\b(?:repeat|print|output|recite|reproduce|copy|echo|return|show|write\s+(?:out|down))\s+"
+        # not reported ("leaked their prompts when asked to repeat the text above verbatim")
+        rf"{_REPORTED_ORDER}\b(?:repeat|print|output|recite|reproduce|copy|echo|return|show|write\s+(?:out|down))\s+"
         r"(?:back\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+|your\s+)?(?:(?:text|words|lines|content|everything|sentences?|"
         r"prompt|message|instructions)\s+)?(?:above|before\s+this|preceding\s+this|prior\s+to\s+this)\b"
         r"[^.!?\n]{0,40}?\b(?:verbatim|word\s+for\s+word|exactly|in\s+full|starting\s+(?:with|from)|from\s+the\s+"
         r"(?:beginning|start|top)|in\s+(?:a|an)\s+(?:code\s*block|txt|text\s+block)|including\s+everything)"
-        r"|\b(?:repeat|print|output|recite|reproduce)\s+(?:back\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+)?"
+        rf"|{_REPORTED_ORDER}\b(?:repeat|print|output|recite|reproduce)\s+(?:back\s+)?(?:all\s+(?:of\s+)?)?(?:the\s+)?"
         r"(?:text|words|everything)\s+above\s*(?:[.!:]|$)"
-        r"|\b(?:repeat|recite|reproduce|print|output)\s+(?:back\s+)?(?:this|the|our)\s+(?:entire\s+|whole\s+)?"
+        rf"|{_REPORTED_ORDER}\b(?:repeat|recite|reproduce|print|output)\s+(?:back\s+)?(?:this|the|our)\s+(?:entire\s+|whole\s+)?"
         r"(?:conversation|chat|transcript)\b[^.!?\n]{0,30}?\b(?:verbatim|word\s+for\s+word|exactly|in\s+full)",
         "above|before|preceding|prior|conversation|chat|transcript",
     ),

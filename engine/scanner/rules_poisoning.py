@@ -99,12 +99,28 @@ _APPROVED = (
     r"whitelisted|allow-?listed|verified|confirmed|waived|said\s+yes|given\s+(?:the\s+)?(?:go-?ahead|green\s+light)|"
     r"(?:gave|given|granted|provided)\s+(?:\w+\s+)?(?:approval|consent|permission|authori[sz]ation|the\s+go-?ahead))"
 )
-_RISKY = (
-    r"(?:transfer|transferring|send|sending|pay|paying|wire|wiring|move|moving|share|sharing|disclose|disclosing|reveal|"
-    r"delete|deleting|install|installing|run|running|execute|executing|reset|resetting|change|changing|bypass|"
-    r"purchase|buy|complete\s+the\s+(?:checkout|purchase|payment|order)|approve|sign|withdraw|forward|grant|release|"
-    r"give\s+out|export|access|open|read|close|cancel|book|renew|subscribe|sell)"
+# Acts risky as such, and acts risky only with what they act on: "you can read it", "open the
+# PDF", "run the numbers" are errands; "read their private DMs", "run the installer", "share
+# it with anyone" are what a forged licence is for.
+_RISKY_AS_SUCH = (
+    r"(?:transfer|transferring|pay|paying|wire|wiring|delete|deleting|install|installing|execute|executing|reset|"
+    r"resetting|bypass|purchase|buy|complete\s+the\s+(?:checkout|purchase|payment|order)|approve|sign|withdraw|grant|"
+    r"release|give\s+out|export|disclose|disclosing|reveal|sell)"
 )
+_RISKY_WITH_OBJECT = (
+    r"(?:send|sending|move|moving|share|sharing|run|running|change|changing|access|open|read|close|cancel|book|renew|"
+    r"subscribe|forward)"
+)
+_RISKY_OBJECT = (
+    r"(?:\s+(?:and|or|&)\s+\w+(?:\s+(?:to|from|on))?)?\s+(?:(?:any|all|every|each|whatever|their|his|her|"
+    r"the\s+(?:user|owner|customer|client|account\s+holder)'?s|private|confidential|sensitive|secret|personal|admin|root)\b|"
+    r"(?:\w+\s+){0,2}?(?:passwords?|credentials?|keys?|tokens?|pins?|scripts?|commands?|code|programs?|installers?|"
+    r"binar(?:y|ies)|payloads?|macros?|executables?|funds|money)\b)"
+    rf"|{_S}{{0,60}}?(?:\bwithout\s+(?:asking|checking|confirm\w*|telling|showing|notifying|approval|permission|review\w*)|"
+    r"\bon\s+(?:their|his|her|the\s+user'?s|my)\s+behalf|\b(?:external|outside|third[\s-]part\w+|anyone|everyone|"
+    r"strangers?)\b|@\w|https?://)"
+)
+_RISKY = rf"(?:{_RISKY_AS_SUCH}|{_RISKY_WITH_OBJECT}(?={_RISKY_OBJECT}))"
 
 POISONING_FAMILY_RULES: tuple[Rule, ...] = (
     _rule(
@@ -130,7 +146,11 @@ POISONING_FAMILY_RULES: tuple[Rule, ...] = (
         rf"(?:\w+\s+){{0,2}}?(?:at|on)\s+)?{_REMOTE}"
         rf"|\b{_SECRET_DATA}\b{_S}{{0,100}}?\b{_SEND}\s+(?:it|them|this|these|everything)\s+(?:\w+\s+){{0,2}}?"
         rf"(?:to|into|with)\s+(?:the\s+\w+\s+(?:at\s+)?)?{_REMOTE}"
-        rf"|\b(?:bcc|cc)\s+{_REMOTE}\s+on\s+(?:every|all|each|any)\b"
+        # bcc is hidden; a cc on all correspondence is a copy of everything ("cc sales@acme.io on every invoice" is not)
+        rf"|\bbcc\s+{_REMOTE}\s+on\s+(?:every|all|each|any)\b"
+        rf"|\bcc\s+{_REMOTE}\s+on\s+(?:every|all|each|any)\s+(?:(?:outgoing|sent|incoming|new|future|single)\s+)?"
+        r"(?:e-?mails?|mails?|messages?|repl(?:y|ies)|responses?|threads?|conversations?|correspondence)\b"
+        r"(?!\s+(?:about|regarding|re|to|from|for|related|concerning|with|on)\b)"
         rf"|\b(?:mirror|sync|upload|copy)\s+(?:every|all)\s+(?:\w+\s+){{0,2}}?(?:files?|documents?|folders?)\b"
         rf"{_S}{{0,60}}?\bto\s+(?:the\s+\w+\s+)?{_REMOTE}",
         "send|forward|upload|post|mail|copy|copies|paste|share|sync|mirror|transmit|leak|publish|attach|exfiltrate|"
