@@ -309,7 +309,7 @@ class LexicalIndex:
         the caller (`compact_due`, then `compacted` in a thread and `adopt`): at 100k
         documents a compaction takes seconds, too long for an event loop."""
         if doc_id in self._id_to_slot:
-            self.remove(doc_id)
+            self.remove(doc_id, compact=compact)
         tokens = list(tokens)
         counts = Counter(tokens)
         slot = len(self._slot_ids)

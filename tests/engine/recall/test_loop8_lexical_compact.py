@@ -8,9 +8,11 @@ the index lock and swaps the copy in on the loop; the index answers as before.""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 from engine.recall.lexical import LexicalIndex
 from engine.recall.tokenize import entry_text, index_tokens
+from engine.store import Store
 
 from .helpers import insert, make_entry
 
@@ -46,6 +48,36 @@ async def test_a_sync_that_fills_the_delta_folds_it_in_off_the_loop(store, make_
         assert lexical.get_scores(query) == fresh.get_scores(query)
     result = await svc.recall("word7 word20")  # note-1 is the one entry holding both words
     assert entries[1].id in result.hit_ids[:3]
+
+
+async def test_a_sync_that_rewrites_many_entries_folds_their_old_postings_off_the_loop(store, make_service, monkeypatch):
+    """Re-indexing an entry removes its old postings first: thousands of edits pile up dead
+    postings past the limit just as new entries do."""
+    entries = [make_entry(f"note-{i}", _content(i)) for i in range(4000)]
+    await insert(store, *entries)
+    svc = await make_service()
+    await svc.recall("anything")
+    entries = [replace(e, content=_content(i + 5000)) for i, e in enumerate(entries)]  # every text changed
+    async with store.transaction() as conn:
+        for e in entries:
+            await Store.update_entry(conn, e)
+    loop_thread = threading.get_ident()
+    bases: list[int] = []
+    real_set_base = LexicalIndex._set_base
+
+    def set_base(self, *args):
+        bases.append(threading.get_ident())
+        return real_set_base(self, *args)
+
+    monkeypatch.setattr(LexicalIndex, "_set_base", set_base)
+    assert await svc.sync() == len(entries)
+    assert bases, "the dead postings passed the compaction limit and were never folded out"
+    assert loop_thread not in bases
+    fresh = LexicalIndex.from_tokens(
+        [e.id for e in entries], [index_tokens(entry_text(e.key, e.content, e.tags)) for e in entries]
+    )
+    for query in (["word35"], ["note", "word3999", "word13"]):
+        assert svc.indexes.lexical.get_scores(query) == fresh.get_scores(query)
 
 
 def test_a_compacted_copy_leaves_the_original_untouched_until_adopted():
