@@ -21,13 +21,9 @@ def _content(i: int) -> str:
     return " ".join(f"word{(i * 7 + j * 13) % 4000}" for j in range(16))
 
 
-async def test_a_sync_that_fills_the_delta_folds_it_in_off_the_loop(store, make_service, monkeypatch):
-    svc = await make_service()
-    await svc.recall("anything")
-    entries = [make_entry(f"note-{i}", _content(i)) for i in range(4000)]  # 16 terms each: 64k postings
-    await insert(store, *entries)
-    loop_thread = threading.get_ident()
-    bases: list[int] = []  # the thread that made each fresh base
+def base_threads(monkeypatch) -> list[int]:
+    """The thread that made each fresh lexical base from now on (a compaction makes one)."""
+    bases: list[int] = []
     real_set_base = LexicalIndex._set_base
 
     def set_base(self, *args):
@@ -35,15 +31,30 @@ async def test_a_sync_that_fills_the_delta_folds_it_in_off_the_loop(store, make_
         return real_set_base(self, *args)
 
     monkeypatch.setattr(LexicalIndex, "_set_base", set_base)
+    return bases
+
+
+def built_from(entries) -> LexicalIndex:
+    """A lexical index built afresh from the entries: what a compacted one must answer like."""
+    return LexicalIndex.from_tokens(
+        [e.id for e in entries], [index_tokens(entry_text(e.key, e.content, e.tags)) for e in entries]
+    )
+
+
+async def test_a_sync_that_fills_the_delta_folds_it_in_off_the_loop(store, make_service, monkeypatch):
+    svc = await make_service()
+    await svc.recall("anything")
+    entries = [make_entry(f"note-{i}", _content(i)) for i in range(4000)]  # 16 terms each: 64k postings
+    await insert(store, *entries)
+    loop_thread = threading.get_ident()
+    bases = base_threads(monkeypatch)
     assert await svc.sync() == len(entries)
     assert bases, "the delta passed the compaction limit and was never folded in"
     assert loop_thread not in bases
 
     lexical = svc.indexes.lexical
     assert not lexical.compact_due()
-    fresh = LexicalIndex.from_tokens(
-        [e.id for e in entries], [index_tokens(entry_text(e.key, e.content, e.tags)) for e in entries]
-    )
+    fresh = built_from(entries)
     for query in (["word7", "word20"], ["word3999"], ["note", "word100", "word13"]):
         assert lexical.get_scores(query) == fresh.get_scores(query)
     result = await svc.recall("word7 word20")  # note-1 is the one entry holding both words
@@ -62,20 +73,11 @@ async def test_a_sync_that_rewrites_many_entries_folds_their_old_postings_off_th
         for e in entries:
             await Store.update_entry(conn, e)
     loop_thread = threading.get_ident()
-    bases: list[int] = []
-    real_set_base = LexicalIndex._set_base
-
-    def set_base(self, *args):
-        bases.append(threading.get_ident())
-        return real_set_base(self, *args)
-
-    monkeypatch.setattr(LexicalIndex, "_set_base", set_base)
+    bases = base_threads(monkeypatch)
     assert await svc.sync() == len(entries)
     assert bases, "the dead postings passed the compaction limit and were never folded out"
     assert loop_thread not in bases
-    fresh = LexicalIndex.from_tokens(
-        [e.id for e in entries], [index_tokens(entry_text(e.key, e.content, e.tags)) for e in entries]
-    )
+    fresh = built_from(entries)
     for query in (["word35"], ["note", "word3999", "word13"]):
         assert svc.indexes.lexical.get_scores(query) == fresh.get_scores(query)
 
