@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import itertools
 import json
 import logging
 import os
-import queue
 import threading
 import time
 from collections import OrderedDict
@@ -26,6 +24,7 @@ import numpy as np
 
 from ..errors import ModelError
 from . import onnx_encoder
+from .model_workers import ModelWorkers
 
 KEY = "memory.embeddingModel"
 DEFAULT_NAMES = ("all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2")
@@ -62,70 +61,7 @@ class EmbeddingTimeout(ModelError, TimeoutError):
     """A budget ran out; the message names the cause, the time and the key that sets it."""
 
 
-INTERACTIVE, BACKGROUND = 0, 1
 log = logging.getLogger(__name__)
-
-
-class ModelWorkers:
-    """The threads that run model work, interactive jobs (loading, query embeddings,
-    vector scans) before background ones (backfill batches): a query that arrives
-    during a backfill waits for a batch in progress, never for the backlog.
-
-    Like a ThreadPoolExecutor (submit -> Future, shutdown) with one priority queue,
-    FIFO within a priority. Daemon threads: an idle worker never holds the process
-    open, and a close() stops them."""
-
-    def __init__(self, workers: int = 1, name: str = "echo-embed"):
-        self._queue: "queue.PriorityQueue[tuple]" = queue.PriorityQueue()
-        self._seq = itertools.count()
-        self._size = max(1, workers)
-        self._threads: list[threading.Thread] = []
-        self._name = name
-        self._lock = threading.Lock()
-        self._closed = False
-
-    def submit(self, fn, *args, background: bool = False) -> concurrent.futures.Future:
-        fut: concurrent.futures.Future = concurrent.futures.Future()
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("the embedding model has been closed")
-            self._queue.put((BACKGROUND if background else INTERACTIVE, next(self._seq), fut, fn, args))
-            if len(self._threads) < self._size:
-                t = threading.Thread(target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True)
-                self._threads.append(t)
-                t.start()
-        return fut
-
-    def _work(self) -> None:
-        while True:
-            _, _, fut, fn, args = self._queue.get()
-            if fut is None:
-                return
-            if not fut.set_running_or_notify_cancel():
-                continue
-            try:
-                result = fn(*args)
-            except BaseException as exc:
-                fut.set_exception(exc)
-            else:
-                fut.set_result(result)
-
-    def shutdown(self, wait: bool = False, cancel_futures: bool = True) -> None:
-        """Refuse new jobs, cancel the queued ones and let the threads end."""
-        with self._lock:
-            self._closed = True
-            while cancel_futures:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item[2] is not None:
-                    item[2].cancel()
-            for _ in self._threads:
-                self._queue.put((2, next(self._seq), None, None, None))
-        if wait:
-            for t in self._threads:
-                t.join()
 
 
 def resolve_model_path(name: str) -> str:
@@ -345,7 +281,7 @@ class Embedder:
         self, fn, *args, threads: int, background: bool = False, timeout: Optional[float] = None, what: str = "embedding"
     ):
         """Run fn on a model worker; the timeout counts from when the job starts, so time
-        spent behind a backfill batch already running is not charged to the inference."""
+        spent behind another interactive job (a vector scan) is not charged to the inference."""
         loop = asyncio.get_running_loop()
         started = asyncio.Event()
 
@@ -372,8 +308,8 @@ class Embedder:
         self, texts: Sequence[str], batch_size: int = 64, timeout: Optional[float] = None, background: bool = False
     ) -> np.ndarray:
         """Unit vectors (float32, one row per text), computed on a model worker thread.
-        Background jobs (the backfill) run single-threaded, one per worker, after any
-        interactive job waiting."""
+        Background jobs (the backfill) run single-threaded, one per background worker, at
+        a lower OS priority than the interactive ones (model_workers.py)."""
         await self.ensure_loaded()
         texts = list(texts)
         if background:
