@@ -18,6 +18,12 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 FROZEN_NOW = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _model_export_cache(tmp_path_factory):
+    """ONNX exports made by the tests go to this run's temporary folder, not ~/.cache."""
+    os.environ["ECHO_MEMORY_CACHE_DIR"] = str(tmp_path_factory.mktemp("export-cache"))
+
+
 class Clock:
     """A clock tests move by hand."""
 

@@ -243,8 +243,9 @@ class Embedder:
 
     def start_bulk(self, backlog: int) -> None:
         """For a backlog of at least ONNX_BACKFILL_MIN entries, build the ONNX encoder for
-        backfill batches, once, on a thread of its own (no model worker, so no query,
-        waits for the export): the batches run on torch meanwhile, then on ONNX Runtime."""
+        backfill batches, once, on a thread of its own that waits for the export process
+        (no model worker, so no query waits for it): the batches run on torch meanwhile,
+        then on ONNX Runtime."""
         with self._lock:
             if self._bulk_future is None and self.status == READY and 0 <= ONNX_BACKFILL_MIN <= backlog:
                 fut: concurrent.futures.Future = concurrent.futures.Future()
@@ -264,9 +265,13 @@ class Embedder:
         if parts is None or fast is None:
             self.bulk_message = "torch (ONNX Runtime needs a [Transformer, mean Pooling, Normalize] model)"
             return
+        if not os.path.isdir(str(self._path)):
+            self.bulk_message = "torch (ONNX Runtime needs the model in a local folder)"
+            return
+        tokenizer, _, max_len = parts
         _set_torch_threads(1)
         try:
-            self._bulk, why = onnx_encoder.build(*parts, self._encode_lock, fast)
+            self._bulk, why = onnx_encoder.build(str(self._path), tokenizer, max_len, self._encode_lock, fast)
         except Exception as exc:  # the check's torch reference failed: torch says why on its next batch
             self._bulk, why = None, f"{type(exc).__name__}: {exc}"
         self.bulk_message = why if self._bulk is not None else f"torch ({why})"

@@ -1,21 +1,24 @@
-"""ONNX Runtime for the backfill's batches: the loaded torch network exported in memory.
+"""ONNX Runtime for the backfill's batches: the loaded model's network, exported to a file.
 
 On this 2-core machine one thread of ONNX Runtime embedded ~1.8x the entries per
 CPU-second of one torch thread (all-MiniLM-L6-v2, length-sorted batches of 64 texts of
 ~28 tokens: 230 against 126), with the same vectors (cosine 1.0000). The export takes a
-few seconds, so the backfill asks for it only for a large backlog. A build that fails
-(onnxruntime or onnx missing, an exporter error) or whose vectors drift from torch's
-returns None with the reason, and the backfill stays on torch: stored vectors keep the
-model's stamp only because both encoders agree.
+few seconds and holds the GIL, so it runs in a child process (onnx_export.py) and its
+file is kept in a cache (ECHO_MEMORY_CACHE_DIR, else $XDG_CACHE_HOME/echo-memory, else
+~/.cache/echo-memory) under a key of the model's files and the torch version: later
+opens only load it. A build that fails (onnxruntime or onnx missing, an exporter error)
+or whose vectors drift from torch's returns None with the reason, and the backfill stays
+on torch: stored vectors keep the model's stamp only because both encoders agree.
 """
 
 from __future__ import annotations
 
-import copy
+import hashlib
 import os
-import tempfile
+import subprocess
+import sys
 import threading
-import warnings
+from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 import numpy as np
@@ -29,65 +32,105 @@ CHECK_TEXTS = (
     "deploy target: staging-eu-2; rollback plan agreed with the on-call engineer " * 12,
     "Names, numbers (42, 3.14) and punctuation: all tokenised the same way?",
 )
+EXPORT_TIMEOUT_S = 600
 
 Encoder = Callable[[list[str]], np.ndarray]
 
 
+def cache_dir() -> Path:
+    base = os.environ.get("ECHO_MEMORY_CACHE_DIR")
+    if base:
+        return Path(base)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "echo-memory"
+
+
+def cached_path(model_dir: str) -> Path:
+    """Where the export of the model in `model_dir` is kept: a new key when any of its
+    files or the exporting torch changes, so a stale file is never loaded."""
+    import torch
+
+    digest = hashlib.sha256(f"{os.path.realpath(model_dir)}\ntorch {torch.__version__}".encode())
+    files = []
+    for root, dirs, names in os.walk(model_dir):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        files += [os.path.join(root, name) for name in names]
+    for file in sorted(files):
+        st = os.stat(file)
+        digest.update(f"\n{os.path.relpath(file, model_dir)} {st.st_size} {st.st_mtime_ns}".encode())
+    return cache_dir() / "onnx" / f"{Path(model_dir).name}-{digest.hexdigest()[:16]}.onnx"
+
+
+def export_in_child(model_dir: str, out: Path) -> None:
+    """Run onnx_export.py in a child process (this checkout's `engine` first on its path);
+    raises RuntimeError with the child's last words if it fails."""
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+    child = subprocess.Popen(
+        [sys.executable, "-m", "engine.recall.onnx_export", model_dir, str(out)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _, stderr = child.communicate(timeout=EXPORT_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        Path(f"{out}.{child.pid}.partial").unlink(missing_ok=True)  # its name in onnx_export.export
+        raise RuntimeError(f"the export process took longer than {EXPORT_TIMEOUT_S}s") from None
+    if child.returncode != 0:
+        last = (stderr.strip().splitlines() or [f"exit status {child.returncode}"])[-1]
+        raise RuntimeError(f"the export process failed: {last}")
+
+
 def build(
+    model_dir: str,
     tokenizer,
-    net,
     max_len: int,
     lock: threading.Lock,
     reference: Encoder,
     check: Sequence[str] = CHECK_TEXTS,
 ) -> tuple[Optional[Encoder], str]:
-    """An encoder running `net` (a Hugging Face BERT-like model) on ONNX Runtime, with
+    """An encoder running the network of the model in `model_dir` on ONNX Runtime, with
     mean pooling and unit length as in `reference` (the torch path), or None and why.
 
+    A cached export that does not load or agree with torch is exported again, once.
     The session has one intra-op thread and is shared by the model workers (ONNX
     Runtime's run is thread-safe): one batch per core, as the torch backfill runs."""
     try:
         import onnxruntime as ort
-        import torch
     except ImportError as exc:
         return None, f"onnxruntime is not installed ({exc})"
-    with lock:
-        sample = tokenizer(list(check[:2]), return_tensors="pt", truncation=True, max_length=max_len, padding=True)
-    names = [k for k in ("input_ids", "attention_mask", "token_type_ids") if k in sample]
-
-    class Hidden(torch.nn.Module):
-        """The network's last hidden state from keyword inputs (the exporter passes positions)."""
-
-        def __init__(self, inner):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, *inputs):
-            return self.inner(**dict(zip(names, inputs))).last_hidden_state
-
-    axes = {k: {0: "batch", 1: "tokens"} for k in [*names, "hidden"]}
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.enable_cpu_mem_arena = False  # 46 MB less resident, the same speed (measured)
-    try:
-        with torch.no_grad(), warnings.catch_warnings(), tempfile.TemporaryDirectory() as tmp:
-            warnings.simplefilter("ignore")  # the tracer's notes on shapes it keeps dynamic
-            path = os.path.join(tmp, "model.onnx")
-            torch.onnx.export(
-                Hidden(copy.deepcopy(net)).eval(),  # a copy: model workers run `net` meanwhile
-                tuple(sample[k] for k in names),
-                path,
-                input_names=names,
-                output_names=["hidden"],
-                dynamic_axes=axes,
-                opset_version=17,
-                dynamo=False,  # the TorchScript exporter needs onnx only; dynamo also needs onnxscript
-            )
-            session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # an exporter or runtime refusal: torch stays in use
-        return None, f"ONNX export failed: {type(exc).__name__}: {exc}"
+    path = cached_path(model_dir)
+    why = ""
+    for fresh in (False, True) if path.exists() else (True,):
+        try:
+            if fresh:
+                export_in_child(model_dir, path)
+            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # an exporter or runtime refusal: torch stays in use
+            why = f"ONNX export failed: {type(exc).__name__}: {exc}"
+            continue
+        encode = _encoder(session, tokenizer, max_len, lock)
+        texts = list(check)
+        cosine = float((encode(texts) * reference(texts)).sum(1).min())
+        if cosine >= MIN_COSINE:
+            origin = "exported" if fresh else "cached"
+            return encode, f"ONNX Runtime {ort.__version__} ({origin}, cosine to torch {cosine:.5f})"
+        why = f"ONNX vectors differ from torch's (cosine {cosine:.5f} < {MIN_COSINE})"
+    return None, why
+
+
+def _encoder(session, tokenizer, max_len: int, lock: threading.Lock) -> Encoder:
+    """Mean-pooled unit vectors from the session's hidden states; the tokenizer under
+    `lock` (a fast tokenizer is not safe on two threads at once)."""
     wanted = [i.name for i in session.get_inputs()]  # ONNX Runtime drops inputs the graph ignores
 
     def encode(texts: list[str]) -> np.ndarray:
@@ -99,8 +142,4 @@ def build(
         vec /= np.maximum(np.linalg.norm(vec, axis=1, keepdims=True), 1e-12)
         return np.ascontiguousarray(vec, dtype=np.float32)
 
-    texts = list(check)
-    cosine = float((encode(texts) * reference(texts)).sum(1).min())
-    if cosine < MIN_COSINE:
-        return None, f"ONNX vectors differ from torch's (cosine {cosine:.5f} < {MIN_COSINE})"
-    return encode, f"ONNX Runtime {ort.__version__} (cosine to torch {cosine:.5f})"
+    return encode
