@@ -3,13 +3,14 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+PROGRAMS := engine/scanner/regex-programs.marshal
 DEMO   ?= demo.db
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
 .PHONY: install run check test bench bench-1m bench-tables eval screenshots train-scanner scanner-eval clean
 
-install: $(STAMP)
+install: $(STAMP) $(PROGRAMS)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,6 +18,11 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install -q -c constraints.txt torch==2.13.0
 	$(PY) -m pip install -q -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
+
+# The scanner's rule regexes, compiled once here and read at import (engine/scanner/fastre.py):
+# parsing ~600 long patterns cost every process start ~0.6 s.
+$(PROGRAMS): $(STAMP) $(wildcard engine/scanner/*.py)
+	$(PY) -c "from engine.scanner import fastre; print(fastre.write_programs(), 'rule programs')"
 
 run: install
 	test -f $(DEMO) || $(VENV)/bin/echo-memory --db $(DEMO) demo
@@ -72,4 +78,4 @@ screenshots: install
 	$(PY) -m benchmarks.screenshots
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache $(PROGRAMS)

@@ -20,12 +20,26 @@ groups. Where the set is unknown (a pattern that can match the empty string, sta
 with ``.`` or a negated class, folds case, ...), or the interpreter's compiler
 internals are not the ones read here, the pattern is compiled by :func:`re.compile`
 as before. ``tests/engine/test_scanner_fastre.py`` checks both on every rule.
+
+Compiling the rules (parsing ~600 long patterns in pure Python) took ~0.6 s of every
+process start that imports ``engine``: the app's first frame, each one-shot CLI command.
+So the programs are kept in ``regex-programs.marshal`` beside this file, written by
+``make install`` (:func:`write_programs`) and read on import: a pattern found there is
+handed to the regex engine's own constructor, which checks the program, without being
+parsed. The file is keyed by the interpreter's version and this module's source; a
+pattern not in it (a rule edited since) is compiled as above, and a file that is
+missing, foreign or damaged is ignored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import marshal
+import os
 import re
+import sys
+from pathlib import Path
 from typing import Any, Optional
 
 try:  # CPython's own regex compiler, which re.compile runs (typeshed does not describe it)
@@ -34,7 +48,7 @@ try:  # CPython's own regex compiler, which re.compile runs (typeshed does not d
     _parser: Any = importlib.import_module("re._parser")
     _c: Any = importlib.import_module("re._constants")
     _INTERNALS = all(
-        hasattr(_compiler, name) for name in ("_compile", "_compile_info", "_compile_charset", "_optimize_charset")
+        hasattr(_compiler, name) for name in ("_code", "_compile", "_compile_info", "_compile_charset", "_optimize_charset")
     ) and hasattr(_sre, "compile")
 except ImportError:  # pragma: no cover - an interpreter without CPython's regex internals
     _INTERNALS = False
@@ -44,16 +58,85 @@ _Chars = list[tuple[Any, Any]]  # charset items as the parser writes them: (LITE
 _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 
 
+PROGRAMS = Path(__file__).with_name("regex-programs.marshal")
+# pattern -> the arguments of _sre.compile after the pattern: flags, code, groups, groupindex, indexgroup
+_Program = tuple[int, list[int], int, dict[str, int], tuple[Optional[str], ...]]
+_stored: Optional[dict[str, _Program]] = None  # read from PROGRAMS on the first compile
+_made: dict[str, _Program] = {}  # every program this process compiled or read, for write_programs
+parsed_here = 0  # patterns this process parsed because PROGRAMS did not have them
+
+
 def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the module is used as fastre.compile
     """``re.compile(pattern)``, searching faster where the first character of a match is known."""
+    global parsed_here
     if _INTERNALS:
+        program = _stored_programs().get(pattern)
+        if program is not None:
+            try:
+                compiled = _sre.compile(pattern, *program)
+            except Exception:  # noqa: BLE001 - a program the engine refuses: parse the pattern instead
+                compiled = None
+            if compiled is not None:
+                _made[pattern] = program
+                return compiled
+        parsed_here += 1
         try:
-            fast = _compile_with_first_chars(pattern)
+            program = _program(pattern)
+            compiled = _sre.compile(pattern, *program)
         except Exception:  # noqa: BLE001 - unfamiliar internals: the standard compiler, never a failure
-            fast = None
-        if fast is not None:
-            return fast
+            return re.compile(pattern)
+        flags, _, groups, _, _ = program
+        if (compiled.pattern, compiled.flags, compiled.groups) == (pattern, flags, groups):
+            _made[pattern] = program
+            return compiled
     return re.compile(pattern)
+
+
+def _header() -> tuple[str, str]:
+    return sys.version, hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _stored_programs() -> dict[str, _Program]:
+    global _stored
+    if _stored is None:
+        _stored = {}
+        try:
+            header, table = marshal.loads(PROGRAMS.read_bytes())
+            if header == _header() and isinstance(table, dict):
+                _stored = table
+        except (OSError, EOFError, ValueError, TypeError):  # missing, damaged or another layout
+            pass
+    return _stored
+
+
+def write_programs() -> int:
+    """Write every program this process has compiled (import ``engine.scanner`` first) to
+    PROGRAMS, under a temporary name then renamed. Returns how many."""
+    table = dict(sorted(_made.items()))
+    partial = PROGRAMS.with_name(f"{PROGRAMS.name}.{os.getpid()}.partial")
+    partial.write_bytes(marshal.dumps((_header(), table)))
+    os.replace(partial, PROGRAMS)
+    return len(table)
+
+
+def _program(pattern: str) -> _Program:
+    """The program for ``pattern``: with its first characters in the header where they are
+    known (:func:`_fast_program`), else the standard compiler's."""
+    parsed = _parser.parse(pattern, 0)
+    program = _fast_program(parsed)
+    if program is None:
+        flags = parsed.state.flags
+        program = (flags, _compiler._code(parsed, flags), *_groups(parsed))
+    flags, code, groups, groupindex, indexgroup = program
+    return flags, [int(op) for op in code], groups, dict(groupindex), indexgroup
+
+
+def _groups(parsed: Any) -> tuple[int, dict[str, int], tuple[Optional[str], ...]]:
+    groupindex = parsed.state.groupdict
+    indexgroup: list[Optional[str]] = [None] * parsed.state.groups
+    for name, index in groupindex.items():
+        indexgroup[index] = name
+    return parsed.state.groups - 1, groupindex, tuple(indexgroup)
 
 
 def first_chars(pattern: str) -> Optional[_Chars]:
@@ -126,10 +209,9 @@ def _first_node(op: Any, av: Any) -> Optional[tuple[_Chars, bool]]:  # noqa: PLR
     return None  # any character, a negated literal, a back-reference, a conditional...
 
 
-def _compile_with_first_chars(pattern: str) -> Optional[re.Pattern[str]]:
-    """The standard compiler's program for ``pattern`` with the first characters in its
-    header; None when they are unknown or the standard header already has a prefix."""
-    parsed = _parser.parse(pattern, 0)
+def _fast_program(parsed: Any) -> Optional[_Program]:
+    """The standard compiler's program with the first characters in its header; None when
+    they are unknown or the standard header already has a prefix."""
     flags = parsed.state.flags
     chars = _first_of_pattern(parsed)
     if chars is None:
@@ -147,11 +229,4 @@ def _compile_with_first_chars(pattern: str) -> Optional[re.Pattern[str]]:
     code[1] = len(code) - 1
     _compiler._compile(code, parsed.data, flags)
     code.append(_c.SUCCESS)
-    groupindex = parsed.state.groupdict
-    indexgroup: list[Optional[str]] = [None] * parsed.state.groups
-    for name, index in groupindex.items():
-        indexgroup[index] = name
-    fast = _sre.compile(pattern, flags, code, parsed.state.groups - 1, groupindex, tuple(indexgroup))
-    if fast.pattern != pattern or fast.flags != flags or fast.groups != parsed.state.groups - 1:
-        return None
-    return fast
+    return (flags, code, *_groups(parsed))
