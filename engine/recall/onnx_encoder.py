@@ -76,9 +76,8 @@ def export_in_child(model_dir: str, out: Path) -> None:
     try:
         _, stderr = child.communicate(timeout=EXPORT_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        child.kill()
+        child.kill()  # it writes `out` only once the export is whole: nothing to remove here
         child.communicate()
-        Path(f"{out}.{child.pid}.partial").unlink(missing_ok=True)  # its name in onnx_export.export
         raise RuntimeError(f"the export process took longer than {EXPORT_TIMEOUT_S}s") from None
     if child.returncode != 0:
         last = (stderr.strip().splitlines() or [f"exit status {child.returncode}"])[-1]

@@ -5,20 +5,24 @@
 Why a process: torch's exporter holds the GIL for most of its ~3 s (measured: one stretch
 of 658 ms for all-MiniLM-L6-v2), and in the app that was the longest stall of the event
 loop at every first open with a backlog. Here it costs the other core, at a lower OS
-priority, and the app's process only loads the finished file. The file is written under
-a temporary name and renamed, so a kill never leaves half of one at OUT.
+priority, and the app's process only loads the finished file. The graph goes to OUT with
+engine.files.atomic_write once whole (exported to a temporary folder first), so a kill
+never leaves half of one there.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import warnings
+from pathlib import Path
 
+from ..files import atomic_write
 from .model_workers import BACKGROUND_NICE
 
 
-def export(tokenizer, net, path: str) -> None:
+def export(tokenizer, net, path: Path) -> None:
     """Write `net` (a Hugging Face BERT-like model) to `path` as ONNX: the last hidden state
     from the tokenizer's inputs, batch and token axes dynamic."""
     import torch
@@ -37,24 +41,20 @@ def export(tokenizer, net, path: str) -> None:
             return self.inner(**dict(zip(names, inputs))).last_hidden_state
 
     axes = {k: {0: "batch", 1: "tokens"} for k in [*names, "hidden"]}
-    partial = f"{path}.{os.getpid()}.partial"
-    try:
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the tracer's notes on shapes it keeps dynamic
-            torch.onnx.export(
-                Hidden(net).eval(),
-                tuple(sample[k] for k in names),
-                partial,
-                input_names=names,
-                output_names=["hidden"],
-                dynamic_axes=axes,
-                opset_version=17,
-                dynamo=False,  # the TorchScript exporter needs onnx only; dynamo also needs onnxscript
-            )
-        os.replace(partial, path)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
+    with torch.no_grad(), warnings.catch_warnings(), tempfile.TemporaryDirectory() as tmp:
+        warnings.simplefilter("ignore")  # the tracer's notes on shapes it keeps dynamic
+        graph = Path(tmp) / "model.onnx"
+        torch.onnx.export(
+            Hidden(net).eval(),
+            tuple(sample[k] for k in names),
+            graph,
+            input_names=names,
+            output_names=["hidden"],
+            dynamic_axes=axes,
+            opset_version=17,
+            dynamo=False,  # the TorchScript exporter needs onnx only; dynamo also needs onnxscript
+        )
+        atomic_write(path, graph.read_bytes(), backup=False)
 
 
 def main(argv: list[str]) -> int:
@@ -71,8 +71,9 @@ def main(argv: list[str]) -> int:
         print("the model is not a [Transformer, mean Pooling, Normalize] stack", file=sys.stderr)
         return 1
     tokenizer, net, _ = parts
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    export(tokenizer, net, out)
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    export(tokenizer, net, path)
     return 0
 
 

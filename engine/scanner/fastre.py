@@ -36,11 +36,12 @@ from __future__ import annotations
 import hashlib
 import importlib
 import marshal
-import os
 import re
 import sys
 from pathlib import Path
 from typing import Any, Optional
+
+from ..files import atomic_write
 
 try:  # CPython's own regex compiler, which re.compile runs (typeshed does not describe it)
     _sre: Any = importlib.import_module("_sre")
@@ -111,11 +112,9 @@ def _stored_programs() -> dict[str, _Program]:
 
 def write_programs() -> int:
     """Write every program this process has compiled (import ``engine.scanner`` first) to
-    PROGRAMS, under a temporary name then renamed. Returns how many."""
+    PROGRAMS (engine.files.atomic_write: a kill leaves the old file or the new). Returns how many."""
     table = dict(sorted(_made.items()))
-    partial = PROGRAMS.with_name(f"{PROGRAMS.name}.{os.getpid()}.partial")
-    partial.write_bytes(marshal.dumps((_header(), table)))
-    os.replace(partial, PROGRAMS)
+    atomic_write(PROGRAMS, marshal.dumps((_header(), table)), backup=False)
     return len(table)
 
 
