@@ -21,7 +21,8 @@ mapped, words joined by ``_`` or capitals spaced apart, long letter runs read
 solid); for Chinese also traditional-to-simplified and spaced-out characters
 joined; and, when nothing matched, on what the content decodes to (base64, URL
 encoding, HTML entities, rot13, reversed). Offsets in a verdict always point
-into the caller's original string.
+into the caller's original string. A hit inside a quotation the text only reports or cites
+("a message saying '…'") is judged again without its framed quotations (``quoted.py``).
 
 The families are data (``rules.py``): tuples of :class:`Rule` (family, name,
 compiled regex, gate). Each targets a kind of phrasing and insists on the
@@ -61,6 +62,7 @@ from .normalise import (
     long_runs,
     respaced_view,
 )
+from .quoted import blank_framed_quotes
 from .rules import EN_RULES, POISONING_RULES, SQUASHED_RULES, ZH_POISONING_RULES, ZH_RULES, GateIndex, Rule
 from .status import MODEL_DIR, LearnedStatus
 
@@ -156,7 +158,14 @@ def scan_rules(content: str) -> ScanResult:
             layer="rules",
         )
 
-    return _scan_patterns(content)
+    result = _scan_patterns(content)
+    if result.blocked and result.offset is not None:
+        # A hit inside a quotation that the text reports or cites ("a message saying '…'"):
+        # judge the text again without its framed quotations.
+        unquoted = blank_framed_quotes(content, result.offset)
+        if unquoted is not None:
+            return _scan_patterns(unquoted)
+    return result
 
 
 def _scan_patterns(content: str, use_gates: bool = True, decode: bool = True) -> ScanResult:

@@ -3,10 +3,11 @@
 Why so long: it is data, the English and Chinese rule tables (one entry per named
 phrasing, each with its regex and gate). Families added later live beside it
 (``rules_en.py``, ``rules_zh.py``, ``rules_zh_memory.py``, ``rules_zh_output.py``,
-``rules_multilingual.py``, ``suffix.py``, and the English memory-poisoning families
-``rules_superseded.py``, ``rules_routed_out.py``, ``rules_standing.py``,
-``rules_reader_addressed.py``) and are appended to the tables here, after the older rules,
-so verdicts name the older rule first where both match."""
+``rules_zh_takeover.py``, ``rules_multilingual.py``, ``suffix.py``, and the memory-poisoning
+families ``rules_superseded.py``, ``rules_routed_out.py``, ``rules_standing.py``,
+``rules_reader_addressed.py``, ``rules_steered_answers.py``, ``rules_waived_checks.py``) and
+are appended to the tables here, after the older rules, so verdicts name the older rule
+first where both match."""
 
 from __future__ import annotations
 
@@ -24,11 +25,14 @@ from .rules_poisoning import POISONING_FAMILY_RULES
 from .rules_reader_addressed import READER_ADDRESSED_RULES
 from .rules_routed_out import ROUTED_OUT_RULES
 from .rules_standing import STANDING_RULES
+from .rules_steered_answers import STEERED_ANSWER_RULES, ZH_STEERED_ANSWER_RULES
 from .rules_superseded import SUPERSEDED_RULES
 from .rules_tool_output import TOOL_OUTPUT_RULES
+from .rules_waived_checks import WAIVED_CHECK_RULES
 from .rules_zh import ZH_FAMILY_RULES, ZH_OTHERS_CLAUSE
 from .rules_zh_memory import ZH_MEMORY_ACT_RULES
 from .rules_zh_output import ZH_OUTPUT_RULES
+from .rules_zh_takeover import ZH_TAKEOVER_RULES
 from .suffix import SuffixDetector
 
 __all__ = ["GateIndex", "Rule", "EN_RULES", "POISONING_RULES", "SQUASHED_RULES", "ZH_RULES", "ZH_POISONING_RULES"]
@@ -638,6 +642,8 @@ _ZH_CORE: tuple[Rule, ...] = (
     _rule(
         "secret_exfiltration",
         "leak_secrets_zh",
+        # not a warning that nobody will ask for it ("本行不会通过短信要求您提供验证码", "请勿透露密码")
+        r"(?<!要求您)(?<!要求你)(?<!向您)(?<!不会)(?<!请勿)(?<!切勿)(?<!不要)"
         r"(?:泄露|透露|告诉我|发送|发给我|给我|显示|打印|输出|交出|提供)(?:你的|您的|用户的|所有的?|全部)?"
         r"[^。,\n]{0,6}?(?:密码|密钥|秘钥|口令|api\s*key|令牌|token|凭证|凭据|私钥|安全码|验证码)"
         r"|(?:输入|填写)(?:你的|您的)[^。,\n]{0,6}?(?:密码|安全码|验证码|私钥)"
@@ -829,6 +835,8 @@ POISONING_RULES: tuple[Rule, ...] = (
     + ROUTED_OUT_RULES
     + STANDING_RULES
     + READER_ADDRESSED_RULES
+    + STEERED_ANSWER_RULES
+    + WAIVED_CHECK_RULES
 )
 
 ZH_POISONING_RULES: tuple[Rule, ...] = (
@@ -864,7 +872,7 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         r"(?:对话|回答|回复|会话|交流)(?:中|里)?|每当(?:用户|有人|他|她)?|每次(?:用户|有人)?)"
         r"[^。!?\n我由]{0,20}?(?:都要|都|必须|一律|总是|务必|就|要|请)?(?:自动|悄悄|偷偷|默默|直接)?"
         r"(?:发送|转发|上传|同步|抄送|引导|跳转|告诉(?:用户|他|她)|回复说|回答说|"
-        r"(?:推荐|附上|附带|加上|插入|访问|点击)(?=[^。!?\n]{0,30}?(?:链接|网址|http|www|\.com|\.cn|广告|推广|购买|赞助|[“\"「]))|"
+        r"(?:推荐|附上|附带|加上|插入|访问|点击)(?=[^。!?\n]{0,30}?(?:http|www|\.com|\.cn|广告|推广|购买|赞助|[“\"「]))|"
         r"忽略|无视|不要(?:询问|确认|告诉|提醒)|不必(?:询问|确认)|无需(?:询问|确认))",
         "现在|今|以后|此后|往后|之后|未来|每当|每次",
     ),
@@ -905,7 +913,7 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
 )
 # The Chinese memory-poisoning families written after the blind Chinese memory set, last in the
 # Chinese table so that where an older rule also matches, the verdict names the older one.
-ZH_POISONING_RULES += ZH_MEMORY_ACT_RULES + ZH_OUTPUT_RULES
+ZH_POISONING_RULES += ZH_MEMORY_ACT_RULES + ZH_OUTPUT_RULES + ZH_TAKEOVER_RULES + ZH_STEERED_ANSWER_RULES
 
 EN_RULES: tuple[Rule, ...] = (
     _EN_CORE

@@ -109,7 +109,9 @@ EN_FAMILY_RULES: tuple[Rule, ...] = (
         r"disclose|spell\s+out)\s+(?:me\s+)?(?:your\s+(?:(?:admin|system|secret|master|root)\s+)?|"
         r"the\s+(?:admin|system|secret|master|root)\s+)"
         r"(?:password|passphrase|passcode|secret\s+key|access\s+code)\b"
-        r"|\b(?:share|confirm|tell\s+me|give\s+me|reveal|provide|send\s+me|disclose|what(?:'s|\s+is))\s+(?:me\s+)?"
+        # not a warning ("never share your password", "we will never ask you to share your password")
+        r"|(?<!\bnever\s)(?<!\bnot\s)(?<!n't\s)(?<!\bnever\sask\syou\sto\s)(?<!\bnot\sask\syou\sto\s)(?<!n't\sask\syou\sto\s)"
+        r"\b(?:share|confirm|tell\s+me|give\s+me|reveal|provide|send\s+me|disclose|what(?:'s|\s+is))\s+(?:me\s+)?"
         r"(?:with\s+me\s+)?your\s+(?:password|passcode|passphrase|secret\s+key)\b"
         r"(?!\s+(?:policy|policies|manager|strength|requirements|rules|hint|reset|length|format))",
         "password|passphrase|passcode|secret|api|access",
