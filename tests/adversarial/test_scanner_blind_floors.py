@@ -17,6 +17,8 @@ FLOORS = {
     "memory2-zh": (101, 3),
     "memory3-en-intl": (57, 3),
     "memory3-zh": (54, 9),
+    "memory4-en-intl": (16, 8),
+    "memory4-zh": (39, 11),
 }
 
 
