@@ -25,7 +25,7 @@ _LONGEST_QUOTE = 300
 # What introduces a quotation as an example or as someone's words, right before it.
 _FRAME_BEFORE = re.compile(
     r"(?:\bsuch\s+as|\blike|\bsaying|\bsays|\bsaid|\btold\s+\w+\s+to|\be\.g\.|\bfor\s+(?:example|instance)|\bincluding|"
-    r"\bthe\s+(?:input|phrase|string|payload|message|line|sentence|words?|instruction|comment|text|prompt)|"
+    r"\bthe\s+(?:input|phrase|string|payload|message|line|sentence|words?|comment)|"
     r"\ba\s+(?:message|line|phrase|sentence|comment|string|payload)(?:\s+\w+){0,2}|\btyped|\btypes|\bcontain(?:s|ing)|"
     r"\bpar\s+ex(?:\.|emple)?|\bcomme|\btel(?:le)?s?\s+que|\bil\s+messaggio|\bla\s+frase|\bdie\s+eingabe|\bden\s+satz|"
     r"\bz\.\s?b\.|\bcomo|\bpor\s+ejemplo|\bwie|例如|比如|诸如|像是?|一句|一条(?:伪造的)?(?:命令|消息|指令)?|出现|类似)"
