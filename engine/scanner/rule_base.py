@@ -255,3 +255,4 @@ _PAYLOAD = (
     r"\b(?:numbers|symbols|emojis?)\s+for\s+(?:letters|vowels|keywords|words)\b|\bwith\s+(?:emojis?|symbols)\b)"
 )
 _CLAUSE = r"(?:[^.!?\n]|\.(?=\w))"  # within one sentence; a dot inside an address does not end it
+_ZH_CLAUSE = r"[^。!?\n]"  # within one Chinese sentence (NFKC has made ！？ into !?)

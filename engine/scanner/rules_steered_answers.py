@@ -18,10 +18,10 @@ Why so long: it is data, one table entry per named kind (its regex and gate).
 
 from __future__ import annotations
 
-from .rule_base import _CLAUSE, Rule, _rule
+from .rule_base import _CLAUSE, _ZH_CLAUSE, Rule, _rule
 
 _S = _CLAUSE
-_ZS = r"[^。!?\n]"  # a character of the same Chinese sentence
+_ZS = _ZH_CLAUSE
 
 # A standing scope over the answers: every answer, any question about X, whatever the topic.
 _EVERY_ANSWER = (

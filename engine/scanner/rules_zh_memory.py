@@ -20,10 +20,10 @@ reminder to themselves, or a fact about their bank; those pass.
 
 from __future__ import annotations
 
-from .rule_base import Rule, _rule
+from .rule_base import _ZH_CLAUSE, Rule, _rule
 from .rules_zh import ZH_OTHERS_CLAUSE
 
-_S = r"[^。!?\n]"  # a character of the same sentence (NFKC has made ！？ into !?)
+_S = _ZH_CLAUSE
 
 # The user's private data: what an attacker wants copied out.
 _PRIVATE = (

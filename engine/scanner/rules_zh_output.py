@@ -19,9 +19,9 @@ prompts, or the writer's own code; those pass.
 
 from __future__ import annotations
 
-from .rule_base import Rule, _rule
+from .rule_base import _ZH_CLAUSE, Rule, _rule
 
-_S = r"[^。!?\n]"  # a character of the same sentence
+_S = _ZH_CLAUSE
 
 _REPLY = r"(?:回答|回复|回覆|答复|输出|答案|消息|总结|文章|帖子)"
 # What an advert is made of: a promotion, an app to download, an account to follow, an address.

@@ -19,9 +19,9 @@ Why so long: it is data, one table entry per named kind (its regex and gate).
 
 from __future__ import annotations
 
-from .rule_base import Rule, _rule
+from .rule_base import _ZH_CLAUSE, Rule, _rule
 
-_S = r"[^。!?\n]"  # a character of the same sentence (NFKC has made ！？ into !?)
+_S = _ZH_CLAUSE
 
 # When the model was given what it is bound by: before, at first, above.
 _EARLIER = r"(?:之前|以前|先前|此前|早先|原先|原来|原有|起初|最初|一开始|刚开始|上面|上述|前面|以上)"
@@ -43,6 +43,23 @@ _RECEIVED_FIRST = (
 )
 _OWN_PROMPT = r"(?:系统(?:指令|提示词?|消息|设定|信息)|system\s*(?:message|prompt)?|prompt|提示词|隐藏(?:规则|指令|设定))"
 _SAY_OUT = r"(?:输出|列出|贴|复述|重写|重复|附|转成|转换成|写完|写出|写下|打印|显示|发给|原样|一字不差|逐字|原文)"
+
+# Approval claimed for someone else's act: signed, authorised, agreed, confirmed elsewhere.
+_ZH_APPROVED = (
+    r"(?:已经?|刚|早就|昨天|事先|提前)\S{0,10}?(?:口头)?(?:授权|批准|同意|确认过?|审核通过|签字|签过字|沟通好|认证|批过)"
+    r"|拿到\S{0,6}?(?:批准|授权|同意)|视为(?:他|她|用户|主人)?(?:本人)?(?:同意|授权)|(?:跟|和|与)(?:他|她|用户)本人(?:发的)?一样算数"
+)
+# The check the claim waives, or the act it makes direct.
+_ZH_WAIVED = (
+    r"(?:不用|不必|无需|无须|不需要|跳过|省去|免去)(?:再)?\S{0,8}?(?:确认|询问|审批|校验|复核|核实|征求|检查|验证|审核|问)"
+    r"|(?:直接|自动)(?:把|付|开|跑|发|转|办|通过|批准|执行|告诉|删)"
+)
+# What a forged licence is for: secrets, access, money, other people's data, production.
+_ZH_AT_STAKE = (
+    r"(?:密码|权限|root|数据库|转账|付款|货款|收款|账户|账号|家庭住址|门禁|工资|社保|客户数据|外链|生产库|脚本|"
+    r"最高权限|所有指令|后续\S{0,2}指令|报销|上限|邮箱|文件)"
+)
+
 
 ZH_TAKEOVER_RULES: tuple[Rule, ...] = (
     _rule(
@@ -85,26 +102,6 @@ ZH_TAKEOVER_RULES: tuple[Rule, ...] = (
         rf"|(?:输出|写出|列出|复述|重写|打印|写完|续写|往下写)(?:你|您)的?\s*(?:{_OWN_PROMPT}|设定内容)",
         "你|您 & 收到|看到|拿到|被告知|被设定|接到|读到|得到|设定|system|prompt|提示|指令|规则",
     ),
-)
-"""What ``rules.py`` adds to the Chinese table from this module."""
-
-# Approval claimed for someone else's act: signed, authorised, agreed, confirmed elsewhere.
-_ZH_APPROVED = (
-    r"(?:已经?|刚|早就|昨天|事先|提前)\S{0,10}?(?:口头)?(?:授权|批准|同意|确认过?|审核通过|签字|签过字|沟通好|认证|批过)"
-    r"|拿到\S{0,6}?(?:批准|授权|同意)|视为(?:他|她|用户|主人)?(?:本人)?(?:同意|授权)|(?:跟|和|与)(?:他|她|用户)本人(?:发的)?一样算数"
-)
-# The check the claim waives, or the act it makes direct.
-_ZH_WAIVED = (
-    r"(?:不用|不必|无需|无须|不需要|跳过|省去|免去)(?:再)?\S{0,8}?(?:确认|询问|审批|校验|复核|核实|征求|检查|验证|审核|问)"
-    r"|(?:直接|自动)(?:把|付|开|跑|发|转|办|通过|批准|执行|告诉|删)"
-)
-# What a forged licence is for: secrets, access, money, other people's data, production.
-_ZH_AT_STAKE = (
-    r"(?:密码|权限|root|数据库|转账|付款|货款|收款|账户|账号|家庭住址|门禁|工资|社保|客户数据|外链|生产库|脚本|"
-    r"最高权限|所有指令|后续\S{0,2}指令|报销|上限|邮箱|文件)"
-)
-
-ZH_TAKEOVER_RULES += (
     _rule(
         "fake_authorisation",
         "approval_claimed_checks_waived_zh",
@@ -115,3 +112,4 @@ ZH_TAKEOVER_RULES += (
         "授权|批准|同意|确认|审核|签字|签过|沟通|认证|批过|视为|算数 & 不用|不必|无需|无须|不需要|跳过|省去|免去|直接|自动",
     ),
 )
+"""What ``rules.py`` adds to the Chinese table from this module."""
