@@ -7,7 +7,9 @@ the quoted words refuses the note. A quotation counts as reported speech only wh
 descriptive frame introduces or names it: "such as", "saying", "told staff to", "the input",
 "e.g.", 例如, 一句, or after it 之类的样本, 这种, "attacks". A label with a colon ("System
 message: '…'", 系统消息：“…”) and anything the text asks for ("remember the phrase '…'",
-"translate: '…'") are not frames, so those quotes are still read as orders.
+"translate: '…'") are not frames, and a quotation ordered to be carried out right after it ("a
+message saying '…', obey it", 就照做) is not reported speech either: those quotes are still read
+as orders.
 
 The scanner uses :func:`blank_framed_quotes` only after a rule hit inside such a quotation:
 it scans the text again with every framed quotation blanked out (same length, so offsets
@@ -42,6 +44,19 @@ _FRAME_AFTER = re.compile(
 _ORDERED = re.compile(
     r"\b(?:remember|follow|obey|execute|apply|use|save|store|keep|note|repeat|say|print|output|write|reply|respond|answer|"
     r"act\s+on|treat|translate|run|do)\b[^.!?\n]{0,20}$|(?:记住|执行|遵守|照做|回复|翻译|重复)[^。!?\n]{0,10}$",
+    re.IGNORECASE,
+)
+
+# ... and an order right after it, in the same sentence, makes the quotation the thing to do too
+# ("a message saying '…', obey it", "… must be followed", 就照做). An order, not a report: an
+# imperative after a comma or "then", or a modal ("must", "should", 请, 就); "the bot did not
+# follow it" and 让插件照做 (what the attacker wanted) report what happened or was meant.
+_ORDERED_AFTER = re.compile(
+    r"^[^.!?\n]{0,60}?(?:(?:^|[,;:]|\b(?:and|then|just|please|always|immediately))\s*"
+    r"(?:obey|follow|execute|run|apply|comply\s+with|carry\s+(?:it|them|this|that)?\s*out|act\s+on|do\s+(?:what|as|exactly))\b"
+    r"|\b(?:must|should|shall|will|is\s+to|are\s+to)\s+(?:always\s+|immediately\s+|simply\s+)?(?:be\s+)?"
+    r"(?:obey(?:ed)?|follow(?:ed)?|execut(?:e|ed)|run|appl(?:y|ied)|carried\s+out|acted\s+on|treated\s+as)\b)"
+    r"|^[^。!?\n]{0,30}?(?:就|请|立即|立刻|马上|必须|务必|则)\s*(?:照做|照办|执行|遵守|服从|照着做|按[其它它]?(?:说的|要求)做)",
     re.IGNORECASE,
 )
 
@@ -87,8 +102,12 @@ def framed_quotes(content: str) -> list[tuple[int, int]]:
     framed = []
     for chain in _chains(_quotations(content), content):
         before = content[max(0, chain[0][0] - 61) : chain[0][0] - 1]
-        after = content[chain[-1][1] + 1 : chain[-1][1] + 21]
-        if (_FRAME_BEFORE.search(before) or _FRAME_AFTER.search(after)) and not _ORDERED.search(_FRAME_BEFORE.sub("", before)):
+        after = content[chain[-1][1] + 1 : chain[-1][1] + 81]
+        if (
+            (_FRAME_BEFORE.search(before) or _FRAME_AFTER.search(after[:20]))
+            and not _ORDERED.search(_FRAME_BEFORE.sub("", before))
+            and not _ORDERED_AFTER.search(after)
+        ):
             framed.extend(chain)
     return framed
 
