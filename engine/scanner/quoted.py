@@ -57,7 +57,7 @@ _ORDERED_AFTER = re.compile(
     r"(?:obey|follow|execute|run|apply|comply\s+with|carry\s+(?:it|them|this|that)?\s*out|act\s+on|do\s+(?:what|as|exactly))\b"
     r"|\b(?:must|should|shall|will|is\s+to|are\s+to)\s+(?:always\s+|immediately\s+|simply\s+)?(?:be\s+)?"
     r"(?:obey(?:ed)?|follow(?:ed)?|execut(?:e|ed)|run|appl(?:y|ied)|carried\s+out|acted\s+on|treated\s+as)\b)"
-    r"|^[^。!?\n]{0,30}?(?:就|请|立即|立刻|马上|必须|务必|则)\s*(?:照做|照办|执行|遵守|服从|照着做|按[其它它]?(?:说的|要求)做)",
+    r"|^[^。!?\n]{0,30}?(?:就|请|立即|立刻|马上|必须|务必|则)\s*(?:照做|照办|执行|遵守|服从|照着做|按[其它]?(?:说的|要求)做)",
     re.IGNORECASE,
 )
 
