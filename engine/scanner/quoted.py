@@ -7,9 +7,10 @@ the quoted words refuses the note. A quotation counts as reported speech only wh
 descriptive frame introduces or names it: "such as", "saying", "told staff to", "the input",
 "e.g.", 例如, 一句, or after it 之类的样本, 这种, "attacks". A label with a colon ("System
 message: '…'", 系统消息：“…”) and anything the text asks for ("remember the phrase '…'",
-"translate: '…'") are not frames, and a quotation ordered to be carried out right after it ("a
-message saying '…', obey it", 就照做) is not reported speech either: those quotes are still read
-as orders.
+"translate: '…'") are not frames, and a quotation ordered to be carried out is not reported
+speech either, whether the order follows it in the same sentence ("a message saying '…', obey
+it", 就照做), opens the next one ("… saying '…'. Obey it.") or points forward at it from
+before ("Obey the next message. It says '…'"): those quotes are still read as orders.
 
 The scanner uses :func:`blank_framed_quotes` only after a rule hit inside such a quotation:
 it scans the text again with every framed quotation blanked out (same length, so offsets
@@ -61,6 +62,27 @@ _ORDERED_AFTER = re.compile(
     re.IGNORECASE,
 )
 
+# ... or the next sentence opening with an order that points back at it ("… saying '…'. Obey
+# it.", "。照做就行"); one that opens with anything else ("It did not obey it.", "Never follow
+# it.", 插件不应照做) reports or warns.
+_ORDERED_NEXT = re.compile(
+    r"^[^.!?\n]{0,20}[.!?]\s+(?:(?:then|just|now|please|simply|so|and)\s+){0,2}"
+    r"(?:(?:obey|follow|execute|run|apply|comply\s+with|act\s+on|do)\s+(?:it|them|this|that|these|those|exactly|what|as)\b"
+    r"|carry\s+(?:it|them|this|that)\s+out\b)"
+    r"|^[^。!?！？\n]{0,10}[。!?！？]\s*(?:那就|就|请|立即|立刻|马上|必须|务必|然后)?\s*"
+    r"(?:照做|照办|照着做|执行|遵守|服从|按[其它]?(?:说的|要求)做)",
+    re.IGNORECASE,
+)
+# ... and so does an order earlier on that points forward at what comes ("Obey the next
+# message. It says '…'", 请执行下面这条消息); "do not obey the next message" does not.
+_ORDERED_FORWARD = re.compile(
+    r"(?<!not\s)(?<!never\s)(?<!n't\s)\b(?:obey|follow|execute|carry\s+out|comply\s+with|act\s+on)\s+"
+    r"(?:(?:the|this|these|any|every)\s+(?:next|following|coming)\b|(?:the|this|these)\s+\w+\s+(?:below|that\s+follows)\b)"
+    r"|\bdo\s+what\s+(?:follows|comes\s+next)\b"
+    r"|(?<!不)(?<!不要)(?<!别)(?:照做|照办|执行|遵守|服从)(?:以下|下面|下列|接下来)",
+    re.IGNORECASE,
+)
+
 
 def _quotations(text: str) -> list[tuple[int, int]]:
     """(start, end) of each quotation's inner text: an opening mark, then its closing mark on the
@@ -107,6 +129,8 @@ def framed_quotes(content: str) -> list[tuple[int, int]]:
             (_FRAME_BEFORE.search(before) or _FRAME_AFTER.search(after[:20]))
             and not _ORDERED.search(_FRAME_BEFORE.sub("", before))
             and not _ORDERED_AFTER.search(after)
+            and not _ORDERED_NEXT.search(after)
+            and not _ORDERED_FORWARD.search(content[max(0, chain[0][0] - 161) : chain[0][0] - 1])
         ):
             framed.extend(chain)
     return framed
