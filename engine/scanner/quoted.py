@@ -9,8 +9,9 @@ descriptive frame introduces or names it: "such as", "saying", "told staff to", 
 message: '…'", 系统消息：“…”) and anything the text asks for ("remember the phrase '…'",
 "translate: '…'") are not frames, and a quotation ordered to be carried out is not reported
 speech either, whether the order follows it in the same sentence ("a message saying '…', obey
-it", 就照做), opens the next one ("… saying '…'. Obey it.") or points forward at it from
-before ("Obey the next message. It says '…'"): those quotes are still read as orders.
+it", "…, you must follow it", 就照做), opens the next sentence or line ("… saying '…'. Obey
+it.") or points forward at it from before ("Obey the next message. It says '…'"): those
+quotes are still read as orders.
 
 The scanner uses :func:`blank_framed_quotes` only after a rule hit inside such a quotation:
 it scans the text again with every framed quotation blanked out (same length, so offsets
@@ -49,28 +50,33 @@ _ORDERED = re.compile(
     re.IGNORECASE,
 )
 
-# ... and an order right after it, in the same sentence, makes the quotation the thing to do too
-# ("a message saying '…', obey it", "… must be followed", 就照做). An order, not a report: an
-# imperative after a comma or "then", or a modal ("must", "should", 请, 就); "the bot did not
-# follow it" and 让插件照做 (what the attacker wanted) report what happened or was meant.
-_ORDERED_AFTER = re.compile(
-    r"^[^.!?\n]{0,60}?(?:(?:^|[,;:]|\b(?:and|then|just|please|always|immediately))\s*"
-    r"(?:obey|follow|execute|run|apply|comply\s+with|carry\s+(?:it|them|this|that)?\s*out|act\s+on|do\s+(?:what|as|exactly))\b"
-    r"|\b(?:must|should|shall|will|is\s+to|are\s+to)\s+(?:always\s+|immediately\s+|simply\s+)?(?:be\s+)?"
-    r"(?:obey(?:ed)?|follow(?:ed)?|execut(?:e|ed)|run|appl(?:y|ied)|carried\s+out|acted\s+on|treated\s+as)\b)"
-    r"|^[^。!?\n]{0,30}?(?:就|请|立即|立刻|马上|必须|务必|则)\s*(?:照做|照办|执行|遵守|服从|照着做|按[其它]?(?:说的|要求)做)",
-    re.IGNORECASE,
+# ... and an order after it makes the quotation the thing to do too, in the rest of its sentence
+# ("a message saying '…', obey it", "…, you must follow it", "… must be followed", 就照做, 你要照做)
+# or opening the next one ("… saying '…'. Obey it.", "。照做就行"). An order, not a report: the verb
+# opens a clause (after a comma, a dash, "and", "then", "you", a modal) and points back at the
+# quote; "the bot did not follow it", "Never follow it.", 让插件照做 and 插件不应照做 report or warn.
+_EN_OBEY = (
+    r"(?:(?:obey|comply)\b|carry\s+(?:it|them|this|that)\s+out\b|"
+    r"(?:follow|execute|run|apply|act\s+on|carry\s+out|do)\s+(?:it|them|this|that|these|those|such|what|as|exactly|"
+    r"the\s+(?:message|instruction|line|comment|text|order|command|request|note)s?)\b)"
 )
-
-# ... or the next sentence opening with an order that points back at it ("… saying '…'. Obey
-# it.", "。照做就行"); one that opens with anything else ("It did not obey it.", "Never follow
-# it.", 插件不应照做) reports or warns.
-_ORDERED_NEXT = re.compile(
-    r"^[^.!?\n]{0,20}[.!?]\s+(?:(?:then|just|now|please|simply|so|and)\s+){0,2}"
-    r"(?:(?:obey|follow|execute|run|apply|comply\s+with|act\s+on|do)\s+(?:it|them|this|that|these|those|exactly|what|as)\b"
-    r"|carry\s+(?:it|them|this|that)\s+out\b)"
-    r"|^[^。!?！？\n]{0,10}[。!?！？]\s*(?:那就|就|请|立即|立刻|马上|必须|务必|然后)?\s*"
-    r"(?:照做|照办|照着做|执行|遵守|服从|按[其它]?(?:说的|要求)做)",
+_EN_LEAD = (
+    r"(?:(?:you|must|should|shall|will|always|just|simply|immediately|please|now|then|and|so|need\s+to|have\s+to|are\s+to)"
+    r"\s+){0,3}"
+)
+_ZH_LEAD = r"(?:那就|就|请|立即|立刻|马上|必须|务必|则|你要|你得|你就|一定要|直接|只管|(?<![不没别勿])要)"
+_ZH_OBEY = r"(?:照做|照办|照着做|执行|遵守|服从|按[其它]?(?:说的|要求)做)"
+_ORDERED_AFTER = re.compile(
+    "|".join(
+        (
+            r"^[^.!?\n]{0,60}?(?:[,;:(—–]|\s-|\b(?:and|then|so|you|just|please|always|immediately))\s*" + _EN_LEAD + _EN_OBEY,
+            r"^[^.!?\n]{0,20}(?:[.!?]+\s*|\n\s*)" + _EN_LEAD + _EN_OBEY,
+            r"^[^.!?\n]{0,60}?\b(?:must|should|shall|will|is\s+to|are\s+to)\s+(?:always\s+|immediately\s+|simply\s+)?"
+            r"(?:be\s+)?(?:obey(?:ed)?|follow(?:ed)?|execut(?:e|ed)|run|appl(?:y|ied)|carried\s+out|acted\s+on|treated\s+as)\b",
+            r"^[^。!?！？\n]{0,30}?" + _ZH_LEAD + r"\s*" + _ZH_OBEY,
+            r"^[^。!?！？\n]{0,10}(?:[。!?！？]|\n)\s*" + _ZH_LEAD + r"?\s*" + _ZH_OBEY,
+        )
+    ),
     re.IGNORECASE,
 )
 # ... and so does an order earlier on that points forward at what comes ("Obey the next
@@ -129,7 +135,6 @@ def framed_quotes(content: str) -> list[tuple[int, int]]:
             (_FRAME_BEFORE.search(before) or _FRAME_AFTER.search(after[:20]))
             and not _ORDERED.search(_FRAME_BEFORE.sub("", before))
             and not _ORDERED_AFTER.search(after)
-            and not _ORDERED_NEXT.search(after)
             and not _ORDERED_FORWARD.search(content[max(0, chain[0][0] - 161) : chain[0][0] - 1])
         ):
             framed.extend(chain)
