@@ -29,7 +29,7 @@ from .rules_steered_answers import STEERED_ANSWER_RULES, ZH_STEERED_ANSWER_RULES
 from .rules_superseded import SUPERSEDED_RULES
 from .rules_tool_output import TOOL_OUTPUT_RULES
 from .rules_waived_checks import WAIVED_CHECK_RULES
-from .rules_zh import ZH_FAMILY_RULES, ZH_OTHERS_CLAUSE
+from .rules_zh import ZH_FAMILY_RULES
 from .rules_zh_memory import ZH_MEMORY_ACT_RULES
 from .rules_zh_output import ZH_OUTPUT_RULES
 from .rules_zh_takeover import ZH_TAKEOVER_RULES
@@ -881,12 +881,8 @@ ZH_POISONING_RULES: tuple[Rule, ...] = (
         "send_data_to_destination_zh",
         r"(?:把|将)(?:用户|主人|他|她|我|我们|所有|全部|一切)的?[^。!?\n]{0,16}?"
         r"(?:文件|邮件|聊天记录|对话记录|记录|通讯录|联系人|密码|数据|资料|内容|照片|记忆|信息|密钥|凭证|历史)"
-        r"[^。!?\n]{0,12}?(?:都|全部|统统)?(?:发送|转发|上传|同步|复制|抄送|传|发|泄露|分享)(?:到|给|至)"
-        # sent to an address or outside, unless the clause is the writer's own habit
-        r"|"
-        + ZH_OTHERS_CLAUSE
-        + r"(?:发送|转发|上传|同步|复制|抄送|传|泄露|分享)(?:到|给|至)[^。!?\n]{0,12}?(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://|"
-        r"外部|第三方|陌生)",
+        # (sent to an address or outside: send_to_address_zh)
+        r"[^。!?\n]{0,12}?(?:都|全部|统统)?(?:发送|转发|上传|同步|复制|抄送|传|发|泄露|分享)(?:到|给|至)",
         "把|将|发送|转发|上传|同步|复制|抄送|传|泄露|分享",
     ),
     _rule(

@@ -68,9 +68,11 @@ _ZH_FAMILY_CORE: tuple[Rule, ...] = (
     ),
 )
 
-# Where data can be sent: an e-mail address, a URL, a bare domain, an IP, or "outside".
-_ZH_DESTINATION = (
-    r"(?:[\w.+-]+@[\w-]+\.[\w.]+|https?://|www\.|[a-z0-9-]+\.(?:com|net|org|io|cn|ru|site|top|xyz|cc|biz|info|tw|me|co)\b|"
+# Where data can be sent: an e-mail address (where the user's own mail rules send things too), or
+# a URL, a bare domain, an IP, or "outside".
+_ZH_EMAIL = r"[\w.+-]+@[\w-]+\.[\w.]+"
+_ZH_ELSEWHERE = (
+    r"(?:https?://|www\.|(?<![\w.@-])[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|cn|ru|site|top|xyz|cc|biz|info|tw|me|co)\b|"
     r"\d{1,3}(?:\.\d{1,3}){3}|外部|第三方|陌生|境外|对方)"
 )
 # The writer doing it themselves (我会抄送给组长…, 我每周转发…): not 我让你/我要求你…, which
@@ -79,14 +81,40 @@ ZH_SELF = r"我(?!(?:让|叫|要求|命令|请|需要|要|希望|想让)(?:你|�
 # The sentence says the rule is the writer's own (邮箱规则是我自己设的：…), in an earlier clause.
 # Written in both scripts: a negative lookahead must also hold on the view as written.
 _ZH_OWN_RULE = (
-    r"(?:我(?:自己)?(?:亲自|親自)?(?:设|設|定|配置|建|开|開|加|写|寫|订|訂)(?:置|定|立|好)?的|"
+    r"(?:我(?:自己)?(?:亲自|親自)?(?:设|設|定|配置|建|开|開|加|写|寫|订|訂)(?:置|定|立|好)?的|我(?:自己)?(?:设|設|配置|建)(?:置|定|立|好)?了|"
     r"我自己的(?:习惯|習慣|规则|規則|设置|設置))"
 )
-# From a clause's start to its verb, when the clause is not the writer's own habit and its
-# sentence does not call the rule the writer's own.
-ZH_OTHERS_CLAUSE = (
-    rf"(?:^|[。!?\n])(?![^。!?\n]{{0,120}}?{_ZH_OWN_RULE})(?:[^。!?\n]{{0,200}}?[,;:])?"
-    rf"(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
+
+
+def zh_others_clause(needing: str = "") -> str:
+    """From a clause's start to its verb, when the clause is not the writer's own habit and its
+    sentence does not call the rule the writer's own; with ``needing``, only where that pattern
+    appears in the rest of the sentence from the clause before."""
+    within = rf"(?=[^。!?\n]{{0,160}}?{needing})(?:[^。!?,;:\n]{{0,60}}[,;:])?" if needing else ""
+    return (
+        rf"(?:^|[。!?\n])(?![^。!?\n]{{0,120}}?{_ZH_OWN_RULE})(?:[^。!?\n]{{0,200}}?[,;:])?{within}"
+        rf"(?![^。!?,;:\n]{{0,20}}?{ZH_SELF})[^。!?,;:\n]{{0,30}}?"
+    )
+
+
+ZH_OTHERS_CLAUSE = zh_others_clause()
+# What makes sending something to an e-mail address exfiltration rather than a mail rule the user
+# set up (发票邮件自动转发到 finance@…, 周报发送到 sales-team@…): someone's private data, secrets or
+# records about a person, everything of a kind, a private mailbox, or the sending kept from the
+# user, unchecked or out of an audit.
+_ZH_SENSITIVE_SEND = (
+    r"(?:(?:用户|使用者|主人|客户|顾客|您|你|我|他|她|他们|她们|家人|老板|公司)的?[^。!?\n]{0,10}?"
+    r"(?:聊天|对话|记录|通讯录|联系人|文件|资料|数据|邮件|收件箱|照片|相册|位置|定位|历史|记忆|信息|日志|截图|文档|消息|短信|账单)"
+    r"|密码|密钥|秘钥|验证码|口令|私钥|令牌|token|凭证|凭据|cookie|api\s*key|助记词|身份证|护照|银行卡|信用卡|卡号|卡密"
+    r"|薪资|工资|病历|体检|诊断"
+    r"|(?:所有|全部|一切|每一?[封条份个]|任何|整个|完整)的?[^。!?\n]{0,8}?"
+    r"(?:聊天|对话|记录|邮件|信件|消息|文件|资料|数据|内容|原文|附件|照片|发票|账单|付款)"
+    r"|(?:聊天|对话|记录|邮件|信件|消息|文件|资料|数据|附件|照片)(?:全部|统统|一律)"
+    r"|通讯录|私人邮箱|个人邮箱|外部|第三方|境外|(?:避开|躲开|绕过|逃过|会被|以免被)审计|(?:不用|不走|不经|跳过|绕过)走?审批"
+    r"|(?:别|不|不要)留"
+    r"|不用(?:每次)?(?:再)?(?:问|告诉|提|通知|确认)|不必(?:问|告诉|提|告知)|(?:无需|不需要)(?:另外|再)?(?:告知|通知|确认|询问)"
+    r"|(?:不要|别|不用|不必)(?:让|跟|向|对)?(?:用户|他|她|主人|我)?(?:知道|告诉|提起|提及|说)"
+    r"|悄悄|偷偷|默默|瞒着|暗中|静默)"
 )
 _ZH_ACTION = r"(?:转账|付款|支付|汇款|删除|发送|转发|分享|执行|运行|安装|购买|提取|访问|修改|重置|绕过|披露|公开|签署|清空)"
 # "No need to ask the user first": the half of a fake authorisation that removes the check.
@@ -97,14 +125,16 @@ _ZH_NO_CONFIRM = (
 )
 _ZH_ASSISTANT = r"(?:ai|人工智能|人工智慧|助手|助理|智能体|大模型|语言模型|模型|机器人)"
 
+_ZH_SEND_TO = r"(?:发送|转发|转寄|寄|上传|同步|复制|抄送|传|发|泄露|分享|导出|备份)(?:一份)?(?:到|给|至)(?!了)"
+
 ZH_POISONING_EXTRA: tuple[Rule, ...] = (
     _rule(
         "exfiltration",
         "send_to_address_zh",
-        # Sent, forwarded or uploaded to an address or outside: the object can be anything
-        # once the destination is explicit. Not a report (发给了) and not the writer's own habit (我…).
-        ZH_OTHERS_CLAUSE + r"(?:发送|转发|转寄|寄|上传|同步|复制|抄送|传|发|泄露|分享|导出|备份)(?:一份)?(?:到|给|至)(?!了)"
-        rf"[^。!?\n]{{0,12}}?{_ZH_DESTINATION}",
+        # Sent, forwarded or uploaded to a URL, an IP or outside; or to an e-mail address when what
+        # is sent or how makes it exfiltration. Not a report (发给了), not the writer's own habit (我…).
+        rf"{ZH_OTHERS_CLAUSE}{_ZH_SEND_TO}[^。!?\n]{{0,12}}?{_ZH_ELSEWHERE}"
+        rf"|{zh_others_clause(_ZH_SENSITIVE_SEND)}{_ZH_SEND_TO}[^。!?\n]{{0,12}}?{_ZH_EMAIL}",
         "发|传|寄|同步|复制|抄送|泄露|分享|导出|备份 & @|http|www|.|外部|第三方|陌生|境外|对方",
     ),
     _rule(
