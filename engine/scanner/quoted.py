@@ -26,6 +26,8 @@ import re
 _CLOSERS = {"'": "'", '"': '"', "“": "”", "‘": "’", "«": "»", "„": "“", "「": "」", "『": "』", "‹": "›"}
 _OPENERS = re.compile("[" + re.escape("".join(_CLOSERS)) + "]")
 _LONGEST_QUOTE = 300
+_FORWARD_REACH = 160
+"""How far before a quotation an order pointing forward at it ("Obey the next message.") is read."""
 
 # What introduces a quotation as an example or as someone's words, right before it.
 _FRAME_BEFORE = re.compile(
@@ -135,7 +137,7 @@ def framed_quotes(content: str) -> list[tuple[int, int]]:
             (_FRAME_BEFORE.search(before) or _FRAME_AFTER.search(after[:20]))
             and not _ORDERED.search(_FRAME_BEFORE.sub("", before))
             and not _ORDERED_AFTER.search(after)
-            and not _ORDERED_FORWARD.search(content[max(0, chain[0][0] - 161) : chain[0][0] - 1])
+            and not _ORDERED_FORWARD.search(content[max(0, chain[0][0] - 1 - _FORWARD_REACH) : chain[0][0] - 1])
         ):
             framed.extend(chain)
     return framed
