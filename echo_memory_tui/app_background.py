@@ -99,11 +99,14 @@ class BackgroundWork:
         tiers = stats.get("tiers", {})
         self.status.entries = sum(tiers.get(t, 0) for t in ("working", "semantic", "archival"))
         pending = stats.get("pending_contradictions", 0)
+        blocked = stats.get("blocked_writes", 0)
         tabs = self.query_one(TabbedContent)
         try:
-            tabs.get_tab("review").label = VIEW_TITLES["review"] + (f" ({pending})" if pending else "")
-            blocked = stats.get("blocked_writes", 0)
-            tabs.get_tab("quarantine").label = VIEW_TITLES["quarantine"] + (f" ({blocked})" if blocked else "")
+            for view_id, count in (("review", pending), ("quarantine", blocked)):
+                tab = tabs.get_tab(view_id)
+                label = VIEW_TITLES[view_id] + (f" ({count})" if count else "")
+                if tab.label_text != label:  # a new label lays the whole screen out again
+                    tab.label = label
         except (NoMatches, WrongType, ValueError):
             pass  # the tabs are being torn down (the app is closing)
 

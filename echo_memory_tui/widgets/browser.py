@@ -315,10 +315,7 @@ class EntryBrowser(ScrollView, can_focus=True):
         got = await engine.page_entries(q.flt, q.sort, q.descending, limit, matching=total, **seek)
         entries = got.entries
         origins = await engine.entry_origins(e.id for e in entries)  # the page's in one query
-        rows = [
-            Row(e, engine.explain_decay(e)["effective_importance"], origins[e.id].origin if e.id in origins else "")
-            for e in entries
-        ]
+        rows = [Row(e, engine.effective_importance(e), origins[e.id].origin if e.id in origins else "") for e in entries]
         return Loaded(rows, got.first, got.last)
 
     async def _ladder_for(self, engine: Any, generation: int, q: Query, total: int) -> list:

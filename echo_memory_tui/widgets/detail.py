@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Optional
 
-from rich.console import Group
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -77,6 +77,18 @@ async def load_detail(app: Any, engine: Any, entry_id: str) -> DetailData:
 
 SHOWN_RECALLS = 3  # the detail pane's newest recalls of the entry
 
+_DRAWING = Console(width=1000, force_terminal=True, color_system="truecolor", legacy_windows=False)
+
+
+def _drawn(content: RenderableType) -> str:
+    """What ``content`` draws, styles included, as a string: Rich's tables and groups do not
+    compare by value, so two renders of the same entry are compared by their output."""
+    if isinstance(content, str):
+        return content
+    with _DRAWING.capture() as captured:
+        _DRAWING.print(content)
+    return captured.get()
+
 
 def recalls_text(recalls: Any) -> Text:
     """Why this entry reaches prompts: how many non-dry recalls returned it, and the newest."""
@@ -129,6 +141,10 @@ class EntryDetail(Horizontal):
     data: reactive[Optional[DetailData]] = reactive(None, init=False, always_update=True)
     entry_id: reactive[Optional[str]] = reactive(None, init=False)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown: dict[str, str] = {}  # selector -> what its Static draws (_put)
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="detail-left"):
             yield Static("Select an entry.", id="detail-head")
@@ -173,30 +189,36 @@ class EntryDetail(Horizontal):
         if message.entry_id != self.entry_id:
             return  # the cursor moved on
         if message.data is None:
-            self.query_one("#detail-head", Static).update(
-                Text(f"Could not load {message.entry_id}: {message.error}", style="bold red")
-            )
+            self._put("#detail-head", Text(f"Could not load {message.entry_id}: {message.error}", style="bold red"))
             return
         self.data = message.data
 
     def watch_data(self, data: Optional[DetailData]) -> None:
-        head = self.query_one("#detail-head", Static)
         if data is None:
-            head.update(Text("No entry selected.", style="dim"))
+            self._put("#detail-head", Text("No entry selected.", style="dim"))
             for name in ("#detail-content", "#detail-fields", "#detail-decay", "#detail-audit"):
-                self.query_one(name, Static).update("")
+                self._put(name, "")
             self.query_one(VersionLattice).show([])
             return
         now = self.app.clock()
         e = data.entry
-        head.update(self._head(e))
-        self.query_one("#detail-content", Static).update(Text(e.content))
-        self.query_one("#detail-fields", Static).update(self._fields(e, data, now))
-        self.query_one("#detail-decay", Static).update(self._decay(e, data))
+        self._put("#detail-head", self._head(e))
+        self._put("#detail-content", Text(e.content))
+        self._put("#detail-fields", self._fields(e, data, now))
+        self._put("#detail-decay", self._decay(e, data))
         nodes = normalise_history(data.history)
         self.query_one(VersionLattice).show(nodes, focus_id=e.id)
-        self.query_one("#lattice-title", Static).update(f"Versions ({len(nodes)})")
-        self.query_one("#detail-audit", Static).update(self._audit(data, now))
+        self._put("#lattice-title", f"Versions ({len(nodes)})")
+        self._put("#detail-audit", self._audit(data, now))
+
+    def _put(self, selector: str, content: RenderableType) -> None:
+        """Show content in one of the pane's Statics, unless it already shows just that: a
+        live reload loads the detail again after every outside commit, and each update lays
+        the whole screen out again, which a burst of writes turned into stalls of the loop."""
+        seen = _drawn(content)
+        if self._shown.get(selector) != seen:
+            self._shown[selector] = seen
+            self.query_one(selector, Static).update(content)
 
     # ---- pieces ----------------------------------------------------------------------
     @staticmethod

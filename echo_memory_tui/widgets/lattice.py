@@ -177,9 +177,11 @@ class VersionLattice(Widget, can_focus=True):
         same_entry, self._focus_id = focus_id == self._focus_id, focus_id
         if not same_entry or self.diff_base not in {n.id for n in nodes}:
             self.diff_base = None
-        self.nodes = nodes
         wanted = previous if same_entry and previous in {n.id for n in nodes} else focus_id
-        self.cursor = next((i for i, n in enumerate(nodes) if n.id == wanted), 0)
+        cursor = next((i for i, n in enumerate(nodes) if n.id == wanted), 0)
+        if same_entry and nodes == self.nodes and cursor == self.cursor:
+            return  # the same history reloaded (a live reload does after every outside commit): no new layout
+        self.nodes, self.cursor = nodes, cursor
         self.refresh(layout=True)
 
     @property

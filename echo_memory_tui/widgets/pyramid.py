@@ -30,6 +30,7 @@ class TierPyramid(Widget, can_focus=True):
     stats: reactive[Optional[dict[str, Any]]] = reactive(None, init=False)
     selected: reactive[Optional[str]] = reactive(None)
     cursor: reactive[int] = reactive(ALL_ROW)
+    _lines = -1  # how many lines the pyramid drew last (watch_stats)
 
     def render(self) -> Text:
         width = max(20, self.size.width or 30)
@@ -87,7 +88,11 @@ class TierPyramid(Widget, can_focus=True):
         self.refresh()
 
     def watch_stats(self) -> None:
-        self.refresh(layout=True)
+        """New counts redraw the pyramid; only a change in its height lays the screen out
+        again (the counts change after every outside commit a live reload follows)."""
+        lines = self.render().plain.count("\n")
+        self.refresh(layout=lines != self._lines)
+        self._lines = lines
 
     def on_focus(self) -> None:
         self.refresh()
