@@ -106,12 +106,18 @@ def _match_rules(
     """The first rule (in table order) that matches one of the views; with ``gates``,
     a rule's regex runs only on the views whose text passes its gate."""
     if gates is None:
-        runnable = [frozenset(range(len(rules)))] * len(views)
+        runnable = [(1 << len(rules)) - 1] * len(views)
     else:
         runnable = [gates.runnable(view.text) for view in views]
-    for r in sorted(frozenset().union(*runnable)):
+    pending = 0
+    for bits in runnable:
+        pending |= bits
+    while pending:  # lowest bit first: table order
+        bit = pending & -pending
+        pending ^= bit
+        r = bit.bit_length() - 1
         for view, allowed in zip(views, runnable):
-            if r in allowed:
+            if allowed & bit:
                 match = rules[r].regex.search(view.text)
                 if match:
                     return rules[r], match, view

@@ -127,8 +127,10 @@ _TRIGGER_WORDS = frozenset(
 )
 # Where a token is suspicious: a letter next to a digit or sign ("1gn0re"),
 # punctuation between letters ("ig-nore"), or Latin next to a Cyrillic, Greek
-# or Armenian look-alike ("іgnоrе"; such tokens are always rewritten).
-_SUSPICIOUS_RE = fastre.compile(r"[a-z][0-9@$]|[0-9@$][a-z]|[a-z][\-_.*·'`~^|+]+[a-z]")
+# or Armenian look-alike ("іgnоrе"; such tokens are always rewritten). Only the
+# token a hit lies in is used, so the letter before a digit or sign is a lookbehind:
+# a search then starts only at digits and signs (rare) instead of at every letter.
+_SUSPICIOUS_RE = fastre.compile(r"(?<=[a-z])(?:[0-9@$]|[\-_.*·'`~^|+]+[a-z])|[0-9@$][a-z]")
 _MIXED_SCRIPT_RE = fastre.compile(r"[a-z][\u0370-\u058f]|[\u0370-\u058f][a-z]")
 _TOKEN_END_RE = fastre.compile(r"\S*")
 _INNER_PUNCT = "-_.*·'`~^|+"
@@ -400,7 +402,9 @@ def long_runs(view: _View) -> list[_View]:
 # Encodings: base64, URL, HTML entities, hex, rot13, reversed text
 # --------------------------------------------------------------------------
 
-_BASE64_RE = fastre.compile(r"[A-Za-z0-9+/_-]{16,}={0,2}")
+# Anchored at the start of a run: the same spans (a run shorter than 16 has no match
+# at any of its positions), without trying the run's every position on each word.
+_BASE64_RE = fastre.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}")
 _HEX_RE = fastre.compile(r"(?<![0-9A-Za-z\\])(?:(?:\\x)?[0-9A-Fa-f]{2}[ :]?){12,}(?![0-9A-Za-z])")
 _URL_ESCAPE_RE = fastre.compile(r"%[0-9a-fA-F]{2}")
 _WORD_SPLIT_RE = fastre.compile(r"[a-z]+")

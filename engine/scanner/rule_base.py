@@ -60,48 +60,61 @@ class GateIndex:
 
     Every gate substring of two or more characters goes into one Aho-Corasick
     automaton (pyahocorasick, in C), so a text is read once for all of them however
-    many rules and gates there are; each substring found sets, for each rule that
-    owns it, the bit of the gate group it satisfies. Single-character gates ("(",
-    "@", ":") are tested with ``in`` instead: the automaton would report every
-    occurrence of them, over half of all it finds on the injection lines, where
-    one test per character says the same. Gates bounded by ``\\b`` have their own
-    automaton, whose few occurrences are each checked for the boundary. The rules
-    whose gates fail (nearly all, on ordinary text) are never visited.
+    many rules and gates there are. Single-character gates ("(", "@", ":") are tested
+    with ``in`` instead: the automaton would report every occurrence of them, over
+    half of all it finds on the injection lines, where one test per character says
+    the same. Gates bounded by ``\\b`` have their own automaton, whose few occurrences
+    are each checked for the boundary.
+
+    The answer is a bit set over the table (bit r for rule r), built from bit planes:
+    plane g holds the rules whose g-th gate group a found substring satisfies, each
+    substring carrying one precomputed mask per group it appears in. A rule runs when
+    every plane has its bit or it has no g-th group. A text costs a few integer ORs per
+    distinct substring found instead of a step per (rule, group) that owns it: "i" or
+    ":" alone opens a group of dozens of rules.
     """
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
-        owners: dict[str, list[tuple[int, int]]] = {}
+        owners: dict[str, dict[int, int]] = {}  # substring -> {group number: rules owning it there}
         for r, rule in enumerate(rules):
             for g, group in enumerate(rule.gate):
                 for gate in group:
-                    owners.setdefault(gate, []).append((r, 1 << g))
-        bounded = {gate: pairs for gate, pairs in owners.items() if word_bounds(gate)[1:] != (False, False)}
-        self._chars = tuple((gate, tuple(pairs)) for gate, pairs in owners.items() if len(gate) == 1)
-        words = {gate: pairs for gate, pairs in owners.items() if len(gate) > 1 and gate not in bounded}
-        self._owners = tuple(tuple(pairs) for pairs in words.values())
+                    planes = owners.setdefault(gate, {})
+                    planes[g] = planes.get(g, 0) | (1 << r)
+        masks = {gate: tuple(sorted(planes.items())) for gate, planes in owners.items()}
+        bounded = {gate: m for gate, m in masks.items() if word_bounds(gate)[1:] != (False, False)}
+        self._chars = tuple((gate, m) for gate, m in masks.items() if len(gate) == 1)
+        words = {gate: m for gate, m in masks.items() if len(gate) > 1 and gate not in bounded}
+        self._masks = tuple(words.values())
         self._automaton = _automaton({gate: i for i, gate in enumerate(words)})
-        self._bounded = tuple((word_bounds(gate), tuple(pairs)) for gate, pairs in bounded.items())
+        self._bounded = tuple((word_bounds(gate), m) for gate, m in bounded.items())
         at: dict[str, tuple[int, ...]] = {}  # a word can be bounded more than one way
         for i, ((word, _, _), _) in enumerate(self._bounded):
             at[word] = at.get(word, ()) + (i,)
         self._bounded_automaton = _automaton(at)
-        self._full = [(1 << len(rule.gate)) - 1 for rule in rules]
-        self._ungated = frozenset(r for r, full in enumerate(self._full) if full == 0)
+        groups = max((len(rule.gate) for rule in rules), default=0)
+        # free[g]: the rules with no g-th group, which plane g never holds back
+        self._free = tuple(sum(1 << r for r, rule in enumerate(rules) if len(rule.gate) <= g) for g in range(groups))
+        self._ungated = sum(1 << r for r, rule in enumerate(rules) if not rule.gate)
+        self.size = len(rules)
 
-    def runnable(self, text: str) -> frozenset[int]:
-        """Indices of the rules whose gates ``text`` passes (every group has a substring in it)."""
-        found = [self._owners[i] for i in {i for _, i in self._automaton.iter(text)}] if self._owners else []
-        found += [pairs for char, pairs in self._chars if char in text]
+    def runnable(self, text: str) -> int:
+        """The rules whose gates ``text`` passes (every group has a substring in it), as a
+        bit set: bit r for rule r."""
+        found = [self._masks[i] for i in {i for _, i in self._automaton.iter(text)}] if self._masks else []
+        found += [m for char, m in self._chars if char in text]
         if self._bounded:
             found += [self._bounded[i][1] for i in self._bounded_found(text)]
         if not found:
             return self._ungated
-        met: dict[int, int] = {}
-        for pairs in found:
-            for r, bit in pairs:
-                met[r] = met.get(r, 0) | bit
-        full = self._full
-        return self._ungated.union(r for r, bits in met.items() if bits == full[r])
+        planes = list(self._free)
+        for m in found:
+            for g, mask in m:
+                planes[g] |= mask
+        runnable = planes[0]
+        for plane in planes[1:]:
+            runnable &= plane
+        return runnable
 
     def _bounded_found(self, text: str) -> set[int]:
         """The bounded gates with an occurrence in ``text`` at the word boundaries they ask for."""
