@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..files import atomic_write
+from . import required
 
 try:  # CPython's own regex compiler, which re.compile runs (typeshed does not describe it)
     _sre: Any = importlib.import_module("_sre")
@@ -60,10 +61,13 @@ _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 
 
 PROGRAMS = Path(__file__).with_name("regex-programs.marshal")
-# pattern -> the arguments of _sre.compile after the pattern: flags, code, groups, groupindex, indexgroup
+# the arguments of _sre.compile after the pattern: flags, code, groups, groupindex, indexgroup
 _Program = tuple[int, list[int], int, dict[str, int], tuple[Optional[str], ...]]
-_stored: Optional[dict[str, _Program]] = None  # read from PROGRAMS on the first compile
-_made: dict[str, _Program] = {}  # every program this process compiled or read, for write_programs
+# pattern -> its program and the words every match contains (required.words_of), both
+# read off one parse
+_Entry = tuple[_Program, required.Words]
+_stored: Optional[dict[str, _Entry]] = None  # read from PROGRAMS on the first compile
+_made: dict[str, _Entry] = {}  # every entry this process compiled or read, for write_programs
 parsed_here = 0  # patterns this process parsed because PROGRAMS did not have them
 
 
@@ -71,33 +75,44 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the module is used
     """``re.compile(pattern)``, searching faster where the first character of a match is known."""
     global parsed_here
     if _INTERNALS:
-        program = _stored_programs().get(pattern)
-        if program is not None:
+        entry = _stored_programs().get(pattern)
+        if entry is not None:
             try:
-                compiled = _sre.compile(pattern, *program)
+                compiled = _sre.compile(pattern, *entry[0])
             except Exception:  # noqa: BLE001 - a program the engine refuses: parse the pattern instead
                 compiled = None
             if compiled is not None:
-                _made[pattern] = program
+                _made[pattern] = entry
                 return compiled
         parsed_here += 1
         try:
-            program = _program(pattern)
-            compiled = _sre.compile(pattern, *program)
+            entry = _entry(pattern)
+            compiled = _sre.compile(pattern, *entry[0])
         except Exception:  # noqa: BLE001 - unfamiliar internals: the standard compiler, never a failure
             return re.compile(pattern)
-        flags, _, groups, _, _ = program
+        flags, _, groups, _, _ = entry[0]
         if (compiled.pattern, compiled.flags, compiled.groups) == (pattern, flags, groups):
-            _made[pattern] = program
+            _made[pattern] = entry
             return compiled
     return re.compile(pattern)
 
 
-def _header() -> tuple[str, str]:
-    return sys.version, hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+def required_words(pattern: str) -> required.Words:
+    """The groups of words every match of ``pattern`` contains (engine/scanner/required.py),
+    from PROGRAMS or this process's compile when they have the pattern, else parsed here."""
+    entry = _made.get(pattern) or _stored_programs().get(pattern)
+    if entry is not None:
+        return entry[1]
+    return required.words_of(_parser.parse(pattern, 0))
 
 
-def _stored_programs() -> dict[str, _Program]:
+def _header() -> tuple[str, str, str]:
+    """What the stored entries depend on: the interpreter, this module and required.py."""
+    this, words = (hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in (__file__, required.__file__ or ""))
+    return sys.version, this, words
+
+
+def _stored_programs() -> dict[str, _Entry]:
     global _stored
     if _stored is None:
         _stored = {}
@@ -118,10 +133,15 @@ def write_programs() -> int:
     return len(table)
 
 
-def _program(pattern: str) -> _Program:
-    """The program for ``pattern``: with its first characters in the header where they are
-    known (:func:`_fast_program`), else the standard compiler's."""
+def _entry(pattern: str) -> _Entry:
+    """The program of ``pattern`` and the words its matches need, from one parse."""
     parsed = _parser.parse(pattern, 0)
+    return _program(parsed), required.words_of(parsed)
+
+
+def _program(parsed: Any) -> _Program:
+    """The program for a parsed pattern: with its first characters in the header where they
+    are known (:func:`_fast_program`), else the standard compiler's."""
     program = _fast_program(parsed)
     if program is None:
         flags = parsed.state.flags

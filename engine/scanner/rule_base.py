@@ -66,6 +66,9 @@ class GateIndex:
     the same. Gates bounded by ``\\b`` have their own automaton, whose few occurrences
     are each checked for the boundary.
 
+    A rule's gate, as indexed, is its own groups plus the groups of words its regex
+    cannot match without (:func:`_with_required_words`).
+
     The answer is a bit set over the table (bit r for rule r), built from bit planes:
     plane g holds the rules whose g-th gate group a found substring satisfies, each
     substring carrying one precomputed mask per group it appears in. A rule runs when
@@ -75,9 +78,11 @@ class GateIndex:
     """
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.gates = tuple(_with_required_words(rule) for rule in rules)
+        """Each rule's gate as indexed: its own groups, then the words its regex needs."""
         owners: dict[str, dict[int, int]] = {}  # substring -> {group number: rules owning it there}
-        for r, rule in enumerate(rules):
-            for g, group in enumerate(rule.gate):
+        for r, groups in enumerate(self.gates):
+            for g, group in enumerate(groups):
                 for gate in group:
                     planes = owners.setdefault(gate, {})
                     planes[g] = planes.get(g, 0) | (1 << r)
@@ -92,11 +97,10 @@ class GateIndex:
         for i, ((word, _, _), _) in enumerate(self._bounded):
             at[word] = at.get(word, ()) + (i,)
         self._bounded_automaton = _automaton(at)
-        groups = max((len(rule.gate) for rule in rules), default=0)
+        depth = max(map(len, self.gates), default=0)
         # free[g]: the rules with no g-th group, which plane g never holds back
-        self._free = tuple(sum(1 << r for r, rule in enumerate(rules) if len(rule.gate) <= g) for g in range(groups))
-        self._ungated = sum(1 << r for r, rule in enumerate(rules) if not rule.gate)
-        self.size = len(rules)
+        self._free = tuple(sum(1 << r for r, gate in enumerate(self.gates) if len(gate) <= g) for g in range(depth))
+        self._ungated = sum(1 << r for r, gate in enumerate(self.gates) if not gate)
 
     def runnable(self, text: str) -> int:
         """The rules whose gates ``text`` passes (every group has a substring in it), as a
@@ -128,6 +132,15 @@ class GateIndex:
                 ):
                     found.add(i)
         return found
+
+
+def _with_required_words(rule: Rule) -> tuple[tuple[str, ...], ...]:
+    """A rule's gate groups plus the word groups its regex needs (``required.py``): the
+    hand-written gate names what the rule is about, the regex also needs the words around
+    it ("this is", "from now on"). Only plain regexes are read; a detector keeps its gate."""
+    if not isinstance(rule.regex, re.Pattern):
+        return rule.gate
+    return rule.gate + tuple(group for group in fastre.required_words(rule.regex.pattern) if group not in rule.gate)
 
 
 def _automaton(values: Mapping[str, object]) -> ahocorasick.Automaton:

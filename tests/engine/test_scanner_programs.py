@@ -31,7 +31,7 @@ def test_a_fresh_process_reads_every_rule_program_instead_of_parsing_it():
 
 def test_the_stored_programs_are_the_ones_the_patterns_compile_to():
     _, table = marshal.loads(fastre.PROGRAMS.read_bytes())
-    assert table and all(fastre._program(pattern) == program for pattern, program in table.items())
+    assert table and all(fastre._entry(pattern) == entry for pattern, entry in table.items())
 
 
 @pytest.fixture
@@ -52,14 +52,15 @@ def _stored(path, header, table) -> None:
     ["garbage", "another interpreter", "a program the regex engine refuses"],
 )
 def test_a_damaged_or_foreign_programs_file_is_ignored(programs_file, damage):
-    good = fastre._program(PATTERN)
+    good, words = fastre._entry(PATTERN)
     if damage == "garbage":
         programs_file.write_bytes(b"\x00not a marshal stream")
     elif damage == "another interpreter":
-        _stored(programs_file, ("2.7.18", "0" * 64), {PATTERN: good})
+        _stored(programs_file, ("2.7.18", "0" * 64, "0" * 64), {PATTERN: (good, words)})
     else:
         flags, code, groups, groupindex, indexgroup = good
-        _stored(programs_file, fastre._header(), {PATTERN: (flags, code[: len(code) // 2], groups, groupindex, indexgroup)})
+        refused = (flags, code[: len(code) // 2], groups, groupindex, indexgroup)
+        _stored(programs_file, fastre._header(), {PATTERN: (refused, words)})
     before = fastre.parsed_here
     compiled = fastre.compile(PATTERN)
     assert fastre.parsed_here == before + 1, "the pattern was not parsed again"
@@ -69,7 +70,7 @@ def test_a_damaged_or_foreign_programs_file_is_ignored(programs_file, damage):
 
 
 def test_a_stored_program_is_used_as_it_is(programs_file):
-    _stored(programs_file, fastre._header(), {PATTERN: fastre._program(PATTERN)})
+    _stored(programs_file, fastre._header(), {PATTERN: fastre._entry(PATTERN)})
     before = fastre.parsed_here
     compiled = fastre.compile(PATTERN)
     assert fastre.parsed_here == before

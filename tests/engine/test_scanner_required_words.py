@@ -1,0 +1,92 @@
+"""The gate index adds to each rule's gate the words its regex cannot match without
+(engine/scanner/required.py). A word that some match lacks would hold the rule back on
+that text: an attack the regex finds would be stored. So: on every view of the train
+and dev lines and of texts built to match, wherever a rule's regex matches, each of its
+derived groups has a word in the text; the same on generated patterns and texts; and
+the derivation finds the words a reader would name."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.scanner import _EN_TABLE, _ZH_TABLE, fastre
+from engine.scanner.rule_base import GateIndex
+
+from .test_hash4_gate_index import TRICKY, _views
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def _holds(words, text: str) -> bool:
+    return all(any(word in text for word in group) for group in words)
+
+
+def test_the_words_a_reader_would_name():
+    assert fastre.required_words(r"\b(?:this\s+is|i\s+am)\s+(?:your\s+)?(?:boss|manager)\b") == (
+        ("am", "this"),
+        ("boss", "manager"),
+    )
+    assert fastre.required_words(r"from\s+now\s+on,?\s+(?:send|forward)") == (
+        ("forward", "send"),
+        ("from",),
+        ("now",),
+        ("on", "on,"),
+    )
+    # an optional part, a class with categories, a look-around and a back-reference give none
+    assert fastre.required_words(r"(?:please\s+)?\w+(?<=x)(a)\1") == ()
+    assert fastre.required_words(r"(?i)ignore") == ()  # case folding: the text may spell it otherwise
+
+
+def test_every_derived_word_is_in_every_text_a_rule_matches():
+    paths = sorted(SHARED.glob("injection-*/*.jsonl"))
+    assert len(paths) == 4, f"shared data missing: {SHARED}"
+    texts = TRICKY + [json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
+    views = [view for text in texts for view in _views(text)]
+    matched = 0
+    for rules in (_EN_TABLE, _ZH_TABLE):
+        index = GateIndex(rules)
+        derived = [(rule, gate[len(rule.gate) :]) for rule, gate in zip(rules, index.gates) if len(gate) > len(rule.gate)]
+        assert len(derived) > len(rules) // 3, "few rules got words: the derivation is not reading the patterns"
+        for rule, words in derived:
+            for view in views:
+                if rule.regex.search(view):
+                    matched += 1
+                    assert _holds(words, view), (rule.name, words, view[:120])
+    assert matched > 1000, "the rules matched almost nothing: the test proves little"
+
+
+def test_the_index_keeps_each_rules_own_gate_first():
+    for rules in (_EN_TABLE, _ZH_TABLE):
+        index = GateIndex(rules)
+        assert all(gate[: len(rule.gate)] == rule.gate for rule, gate in zip(rules, index.gates))
+
+
+# Patterns over a small alphabet, so that random texts match them often.
+_ATOMS = ["a", "b", "ab", "ba", "abc", "[ab]", "[bc]", "[^a]", ".", r"\b", r"\s", r"\w", "(?<!a)", "(?=b)", "^", "$"]
+_pattern = st.recursive(
+    st.sampled_from(_ATOMS),
+    lambda inner: st.one_of(
+        st.builds(lambda a, b: a + b, inner, inner),
+        st.builds(lambda a, b: f"(?:{a}|{b})", inner, inner),
+        st.builds(lambda a: f"(?:{a}|)", inner),
+        st.builds(lambda a, q: f"(?:{a}){q}", inner, st.sampled_from(["?", "*", "+", "{0,2}", "{1,3}", "+?", "{2}"])),
+        st.builds(lambda a: f"({a})", inner),
+        st.builds(lambda a: f"(?>{a})", inner),
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_pattern, st.lists(st.text(alphabet="abc \n", max_size=14), min_size=1, max_size=8))
+def test_generated_patterns_match_only_texts_holding_their_words(pattern, texts):
+    words = fastre.required_words(pattern)
+    compiled = re.compile(pattern)
+    for text in texts:
+        if compiled.search(text):
+            assert _holds(words, text), (pattern, words, text)
