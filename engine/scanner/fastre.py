@@ -63,9 +63,9 @@ _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 PROGRAMS = Path(__file__).with_name("regex-programs.marshal")
 # the arguments of _sre.compile after the pattern: flags, code, groups, groupindex, indexgroup
 _Program = tuple[int, list[int], int, dict[str, int], tuple[Optional[str], ...]]
-# pattern -> its program and the words every match contains (required.words_of), both
-# read off one parse
-_Entry = tuple[_Program, required.Words]
+# pattern -> its program and the words its matches contain, way by way (required.words_of),
+# both read off one parse
+_Entry = tuple[_Program, required.Ways]
 _stored: Optional[dict[str, _Entry]] = None  # read from PROGRAMS on the first compile
 _made: dict[str, _Entry] = {}  # every entry this process compiled or read, for write_programs
 parsed_here = 0  # patterns this process parsed because PROGRAMS did not have them
@@ -97,8 +97,8 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the module is used
     return re.compile(pattern)
 
 
-def required_words(pattern: str) -> required.Words:
-    """The groups of words every match of ``pattern`` contains (engine/scanner/required.py),
+def required_words(pattern: str) -> required.Ways:
+    """The groups of words each way of matching ``pattern`` contains (engine/scanner/required.py),
     from PROGRAMS or this process's compile when they have the pattern, else parsed here."""
     entry = _made.get(pattern) or _stored_programs().get(pattern)
     if entry is not None:

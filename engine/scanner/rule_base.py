@@ -66,26 +66,32 @@ class GateIndex:
     the same. Gates bounded by ``\\b`` have their own automaton, whose few occurrences
     are each checked for the boundary.
 
-    A rule's gate, as indexed, is its own groups plus the groups of words its regex
-    cannot match without (:func:`_with_required_words`).
+    A rule's gate, as indexed, is its own groups plus the words its regex cannot match
+    without, one such gate per way its regex can match (:func:`_ways`): the rule runs
+    when any of them passes.
 
     The answer is a bit set over the table (bit r for rule r), built from bit planes:
-    plane g holds the rules whose g-th gate group a found substring satisfies, each
-    substring carrying one precomputed mask per group it appears in. A rule runs when
-    every plane has its bit or it has no g-th group. A text costs a few integer ORs per
+    plane g holds the gates whose g-th group a found substring satisfies, each substring
+    carrying one precomputed mask per group it appears in. A gate passes when every
+    plane has its bit or it has no g-th group. A text costs a few integer ORs per
     distinct substring found instead of a step per (rule, group) that owns it: "i" or
-    ":" alone opens a group of dozens of rules.
+    ":" alone opens a group of dozens of rules. Bit r holds rule r's first way; its
+    other ways have bits past the table's end, folded onto bit r at the end.
     """
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
-        self.gates = tuple(_with_required_words(rule) for rule in rules)
-        """Each rule's gate as indexed: its own groups, then the words its regex needs."""
-        owners: dict[str, dict[int, int]] = {}  # substring -> {group number: rules owning it there}
-        for r, groups in enumerate(self.gates):
+        self.ways = tuple(_ways(rule) for rule in rules)
+        """Each rule's gates as indexed: its own groups, then the words one way of its regex needs."""
+        gates = [ways[0] for ways in self.ways]
+        self._owner = tuple(r for r, ways in enumerate(self.ways) for _ in ways[1:])  # the rule of each extra bit
+        gates += [gate for ways in self.ways for gate in ways[1:]]
+        self._table = len(rules)
+        owners: dict[str, dict[int, int]] = {}  # substring -> {group number: gates owning it there}
+        for k, groups in enumerate(gates):
             for g, group in enumerate(groups):
                 for gate in group:
                     planes = owners.setdefault(gate, {})
-                    planes[g] = planes.get(g, 0) | (1 << r)
+                    planes[g] = planes.get(g, 0) | (1 << k)
         masks = {gate: tuple(sorted(planes.items())) for gate, planes in owners.items()}
         bounded = {gate: m for gate, m in masks.items() if word_bounds(gate)[1:] != (False, False)}
         self._chars = tuple((gate, m) for gate, m in masks.items() if len(gate) == 1)
@@ -97,14 +103,14 @@ class GateIndex:
         for i, ((word, _, _), _) in enumerate(self._bounded):
             at[word] = at.get(word, ()) + (i,)
         self._bounded_automaton = _automaton(at)
-        depth = max(map(len, self.gates), default=0)
-        # free[g]: the rules with no g-th group, which plane g never holds back
-        self._free = tuple(sum(1 << r for r, gate in enumerate(self.gates) if len(gate) <= g) for g in range(depth))
-        self._ungated = sum(1 << r for r, gate in enumerate(self.gates) if not gate)
+        depth = max(map(len, gates), default=0)
+        # free[g]: the gates with no g-th group, which plane g never holds back
+        self._free = tuple(sum(1 << k for k, gate in enumerate(gates) if len(gate) <= g) for g in range(depth))
+        self._ungated = self._fold(sum(1 << k for k, gate in enumerate(gates) if not gate))
 
     def runnable(self, text: str) -> int:
-        """The rules whose gates ``text`` passes (every group has a substring in it), as a
-        bit set: bit r for rule r."""
+        """The rules one of whose gates ``text`` passes (every group has a substring in it),
+        as a bit set: bit r for rule r."""
         found = [self._masks[i] for i in {i for _, i in self._automaton.iter(text)}] if self._masks else []
         found += [m for char, m in self._chars if char in text]
         if self._bounded:
@@ -115,9 +121,19 @@ class GateIndex:
         for m in found:
             for g, mask in m:
                 planes[g] |= mask
-        runnable = planes[0]
+        passed = planes[0]
         for plane in planes[1:]:
-            runnable &= plane
+            passed &= plane
+        return self._fold(passed)
+
+    def _fold(self, passed: int) -> int:
+        """Gate bits to rule bits: an extra way's bit sets its rule's."""
+        runnable = passed & ((1 << self._table) - 1)
+        extra = passed >> self._table
+        while extra:
+            bit = extra & -extra
+            extra ^= bit
+            runnable |= 1 << self._owner[bit.bit_length() - 1]
         return runnable
 
     def _bounded_found(self, text: str) -> set[int]:
@@ -134,13 +150,21 @@ class GateIndex:
         return found
 
 
-def _with_required_words(rule: Rule) -> tuple[tuple[str, ...], ...]:
-    """A rule's gate groups plus the word groups its regex needs (``required.py``): the
-    hand-written gate names what the rule is about, the regex also needs the words around
-    it ("this is", "from now on"). Only plain regexes are read; a detector keeps its gate."""
+Gate = tuple[tuple[str, ...], ...]
+
+
+def _ways(rule: Rule) -> tuple[Gate, ...]:
+    """A rule's gates: its own groups plus, for each way its regex can match (``required.py``),
+    the word groups that way needs. The hand-written gate names what the rule is about; the
+    regex also needs the words around it ("this is", "from now on"). Only plain regexes are
+    read; a detector keeps its gate. A way that needs no more than the rule's own gate lets
+    the rule run wherever the gate passes, so the others would change nothing."""
     if not isinstance(rule.regex, re.Pattern):
-        return rule.gate
-    return rule.gate + tuple(group for group in fastre.required_words(rule.regex.pattern) if group not in rule.gate)
+        return (rule.gate,)
+    ways = [rule.gate + tuple(g for g in words if g not in rule.gate) for words in fastre.required_words(rule.regex.pattern)]
+    if rule.gate in ways:
+        return (rule.gate,)
+    return tuple(dict.fromkeys(ways))
 
 
 def _automaton(values: Mapping[str, object]) -> ahocorasick.Automaton:

@@ -1,9 +1,9 @@
-"""The gate index adds to each rule's gate the words its regex cannot match without
-(engine/scanner/required.py). A word that some match lacks would hold the rule back on
-that text: an attack the regex finds would be stored. So: on every view of the train
-and dev lines and of texts built to match, wherever a rule's regex matches, each of its
-derived groups has a word in the text; the same on generated patterns and texts; and
-the derivation finds the words a reader would name."""
+"""The gate index adds to each rule's gate the words its regex cannot match without, one
+gate per way the regex can match (engine/scanner/required.py). A gate that some match
+fails would hold the rule back on that text: an attack the regex finds would be stored.
+So: on every view of the train and dev lines and of texts built to match, wherever a
+rule's regex matches, one of its gates holds; the same on generated patterns (with
+top-level branches) and texts; and the derivation finds the words a reader would name."""
 
 from __future__ import annotations
 
@@ -17,32 +17,38 @@ from hypothesis import strategies as st
 from engine.scanner import _EN_TABLE, _ZH_TABLE, fastre
 from engine.scanner.rule_base import GateIndex
 
-from .test_hash4_gate_index import TRICKY, _views
+from .test_hash4_gate_index import TRICKY, _passes, _views
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 def _holds(words, text: str) -> bool:
-    return all(any(word in text for word in group) for group in words)
+    """Every group has a string in the text (a rule's own ``\\b`` gates read as the index reads them)."""
+    return all(any(_passes(word, text) for word in group) for group in words)
+
+
+def _some_way_holds(ways, text: str) -> bool:
+    return any(_holds(words, text) for words in ways)
 
 
 def test_the_words_a_reader_would_name():
-    assert fastre.required_words(r"\b(?:this\s+is|i\s+am)\s+(?:your\s+)?(?:boss|manager)\b") == (
-        ("am", "this"),
-        ("boss", "manager"),
+    # two branches: the whole pattern is one way; "am" and "on" are too common to gate on
+    assert fastre.required_words(r"\b(?:this\s+is|i\s+am)\s+(?:your\s+)?(?:boss|manager)\b") == ((("boss", "manager"),),)
+    # one top-level branch: one way per alternative, with the words around the branch
+    assert fastre.required_words(r"note\s+for\s+the\s+(?:ai|bot)\s*:|if\s+you\s+are\s+an?\s+(?:ai|assistant)") == (
+        (("for",), ("note",), ("the",)),
+        (("are",), ("you",)),
     )
     assert fastre.required_words(r"from\s+now\s+on,?\s+(?:send|forward)") == (
-        ("forward", "send"),
-        ("from",),
-        ("now",),
-        ("on", "on,"),
+        (("from",), ("now",), ("send",)),
+        (("forward",), ("from",), ("now",)),
     )
     # an optional part, a class with categories, a look-around and a back-reference give none
-    assert fastre.required_words(r"(?:please\s+)?\w+(?<=x)(a)\1") == ()
-    assert fastre.required_words(r"(?i)ignore") == ()  # case folding: the text may spell it otherwise
+    assert fastre.required_words(r"(?:please\s+)?\w+(?<=x)(a)\1") == ((),)
+    assert fastre.required_words(r"(?i)ignore") == ((),)  # case folding: the text may spell it otherwise
 
 
-def test_every_derived_word_is_in_every_text_a_rule_matches():
+def test_every_text_a_rule_matches_passes_one_of_its_gates():
     paths = sorted(SHARED.glob("injection-*/*.jsonl"))
     assert len(paths) == 4, f"shared data missing: {SHARED}"
     texts = TRICKY + [json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
@@ -50,20 +56,21 @@ def test_every_derived_word_is_in_every_text_a_rule_matches():
     matched = 0
     for rules in (_EN_TABLE, _ZH_TABLE):
         index = GateIndex(rules)
-        derived = [(rule, gate[len(rule.gate) :]) for rule, gate in zip(rules, index.gates) if len(gate) > len(rule.gate)]
+        derived = [(rule, ways) for rule, ways in zip(rules, index.ways) if ways != (rule.gate,)]
         assert len(derived) > len(rules) // 3, "few rules got words: the derivation is not reading the patterns"
-        for rule, words in derived:
+        for rule, ways in derived:
             for view in views:
                 if rule.regex.search(view):
                     matched += 1
-                    assert _holds(words, view), (rule.name, words, view[:120])
+                    assert _some_way_holds(ways, view), (rule.name, ways, view[:120])
     assert matched > 1000, "the rules matched almost nothing: the test proves little"
 
 
 def test_the_index_keeps_each_rules_own_gate_first():
     for rules in (_EN_TABLE, _ZH_TABLE):
         index = GateIndex(rules)
-        assert all(gate[: len(rule.gate)] == rule.gate for rule, gate in zip(rules, index.gates))
+        assert all(gate[: len(rule.gate)] == rule.gate for rule, ways in zip(rules, index.ways) for gate in ways)
+        assert sum(len(ways) > 1 for ways in index.ways) > len(rules) // 4, "few rules were read way by way"
 
 
 # Patterns over a small alphabet, so that random texts match them often.
@@ -72,6 +79,7 @@ _pattern = st.recursive(
     st.sampled_from(_ATOMS),
     lambda inner: st.one_of(
         st.builds(lambda a, b: a + b, inner, inner),
+        st.builds(lambda a, b: f"{a}|{b}", inner, inner),  # a top-level branch once joined
         st.builds(lambda a, b: f"(?:{a}|{b})", inner, inner),
         st.builds(lambda a: f"(?:{a}|)", inner),
         st.builds(lambda a, q: f"(?:{a}){q}", inner, st.sampled_from(["?", "*", "+", "{0,2}", "{1,3}", "+?", "{2}"])),
@@ -85,8 +93,8 @@ _pattern = st.recursive(
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_pattern, st.lists(st.text(alphabet="abc \n", max_size=14), min_size=1, max_size=8))
 def test_generated_patterns_match_only_texts_holding_their_words(pattern, texts):
-    words = fastre.required_words(pattern)
+    ways = fastre.required_words(pattern)
     compiled = re.compile(pattern)
     for text in texts:
         if compiled.search(text):
-            assert _holds(words, text), (pattern, words, text)
+            assert _some_way_holds(ways, text), (pattern, ways, text)
