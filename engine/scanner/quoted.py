@@ -127,10 +127,11 @@ def _chains(spans: list[tuple[int, int]], text: str) -> list[list[tuple[int, int
     return chains
 
 
-def framed_quotes(content: str) -> list[tuple[int, int]]:
-    """The inner spans of the quotations ``content`` reports or cites rather than says."""
+def framed_quotes(content: str, quotations: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The inner spans of the ``quotations`` (``_quotations(content)``) that ``content``
+    reports or cites rather than says."""
     framed = []
-    for chain in _chains(_quotations(content), content):
+    for chain in _chains(quotations, content):
         before = content[max(0, chain[0][0] - 61) : chain[0][0] - 1]
         after = content[chain[-1][1] + 1 : chain[-1][1] + 81]
         if (
@@ -143,11 +144,17 @@ def framed_quotes(content: str) -> list[tuple[int, int]]:
     return framed
 
 
+def _inside(offset: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= offset < end for start, end in spans)
+
+
 def blank_framed_quotes(content: str, offset: int) -> str | None:
     """``content`` with its framed quotations blanked (spaces, same length) when ``offset``
-    lies inside one of them; None when the offset is not inside a framed quotation."""
-    spans = framed_quotes(content)
-    if not any(start <= offset < end for start, end in spans):
+    lies inside one of them; None when the offset is not inside a framed quotation (nor
+    inside any quotation: then the frames are not read at all)."""
+    quotations = _quotations(content)
+    spans = framed_quotes(content, quotations) if _inside(offset, quotations) else []
+    if not _inside(offset, spans):
         return None
     chars = list(content)
     for start, end in spans:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Mapping, NamedTuple, Optional, Protocol
+from typing import NamedTuple, Optional, Protocol
 
-import ahocorasick
+import ahocorasick_rs
 
 from . import fastre
 
@@ -59,7 +59,7 @@ class GateIndex:
     """The gates of one rule table, inverted: which rules may run on a text.
 
     Every gate substring of two or more characters goes into one Aho-Corasick
-    automaton (pyahocorasick, in C), so a text is read once for all of them however
+    automaton (ahocorasick-rs, in Rust), so a text is read once for all of them however
     many rules and gates there are. Single-character gates ("(", "@", ":") are tested
     with ``in`` instead: the automaton would report every occurrence of them, over
     half of all it finds on the injection lines, where one test per character says
@@ -97,12 +97,13 @@ class GateIndex:
         self._chars = tuple((gate, m) for gate, m in masks.items() if len(gate) == 1)
         words = {gate: m for gate, m in masks.items() if len(gate) > 1 and gate not in bounded}
         self._masks = tuple(words.values())
-        self._automaton = _automaton({gate: i for i, gate in enumerate(words)})
+        self._automaton = _automaton(list(words))
         self._bounded = tuple((word_bounds(gate), m) for gate, m in bounded.items())
         at: dict[str, tuple[int, ...]] = {}  # a word can be bounded more than one way
         for i, ((word, _, _), _) in enumerate(self._bounded):
             at[word] = at.get(word, ()) + (i,)
-        self._bounded_automaton = _automaton(at)
+        self._bounded_automaton = _automaton(list(at))
+        self._bounded_at = tuple(at.values())
         depth = max(map(len, gates), default=0)
         # free[g]: the gates with no g-th group, which plane g never holds back
         self._free = tuple(sum(1 << k for k, gate in enumerate(gates) if len(gate) <= g) for g in range(depth))
@@ -111,7 +112,7 @@ class GateIndex:
     def runnable(self, text: str) -> int:
         """The rules one of whose gates ``text`` passes (every group has a substring in it),
         as a bit set: bit r for rule r."""
-        found = [self._masks[i] for i in {i for _, i in self._automaton.iter(text)}] if self._masks else []
+        found = [self._masks[i] for i in {i for i, _, _ in self._automaton.find_matches_as_indexes(text, overlapping=True)}]
         found += [m for char, m in self._chars if char in text]
         if self._bounded:
             found += [self._bounded[i][1] for i in self._bounded_found(text)]
@@ -139,12 +140,11 @@ class GateIndex:
     def _bounded_found(self, text: str) -> set[int]:
         """The bounded gates with an occurrence in ``text`` at the word boundaries they ask for."""
         found: set[int] = set()
-        for end, gates in self._bounded_automaton.iter(text):
-            for i in gates:
-                (word, starts, ends), _ = self._bounded[i]
-                start = end - len(word) + 1
+        for k, start, end in self._bounded_automaton.find_matches_as_indexes(text, overlapping=True):
+            for i in self._bounded_at[k]:
+                (_, starts, ends), _ = self._bounded[i]
                 if (not starts or start == 0 or not _is_word_char(text[start - 1])) and (
-                    not ends or end + 1 == len(text) or not _is_word_char(text[end + 1])
+                    not ends or end == len(text) or not _is_word_char(text[end])
                 ):
                     found.add(i)
         return found
@@ -167,14 +167,9 @@ def _ways(rule: Rule) -> tuple[Gate, ...]:
     return tuple(dict.fromkeys(ways))
 
 
-def _automaton(values: Mapping[str, object]) -> ahocorasick.Automaton:
-    """An Aho-Corasick automaton finding the substrings of ``values``, each reporting its value."""
-    automaton = ahocorasick.Automaton()
-    for word, value in values.items():
-        automaton.add_word(word, value)
-    if values:
-        automaton.make_automaton()
-    return automaton
+def _automaton(words: list[str]) -> ahocorasick_rs.AhoCorasick:
+    """An Aho-Corasick automaton reporting every occurrence of each word (by its index in ``words``)."""
+    return ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.Standard)
 
 
 class Needing:
