@@ -29,10 +29,11 @@ _MAX_SET = 64
 _MAX_LEN = 24
 """Exact strings are grown by concatenation up to this length; longer runs become a group."""
 _MIN_WORD = 3
-"""A group is kept only when each of its strings has at least this many characters, or two
-outside ASCII (两个汉字 make a word): two-letter Latin words ("am", "on") are in most texts and
-cost the gate index more occurrences than they save (measured: scan_many 3-4% faster over the
-train + dev lines and synthetic import text than with 2)."""
+"""A group is kept only when each of its strings has at least this many characters, or is
+outside ASCII (两个汉字 make a word), or is one character (the gate index tests those with
+``in``, not its automaton): two-letter Latin words ("am", "on") are in most texts and cost the
+automaton more occurrences than they save (scan_many 3-4% faster over the train + dev lines
+and synthetic import text than with them; keeping single characters, 5% more on the lines)."""
 _REPEATS = tuple(getattr(_c, name) for name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") if hasattr(_c, name))
 
 _Groups = list[frozenset[str]]
@@ -83,7 +84,8 @@ def _kept(groups: _Groups) -> Words:
 
 
 def _long_enough(word: str) -> bool:
-    return len(word) >= _MIN_WORD or (len(word) == _MIN_WORD - 1 and not word.isascii())
+    """Single characters are tested one ``in`` each, outside the automaton, so they stay."""
+    return len(word) >= _MIN_WORD or len(word) == 1 or not word.isascii()
 
 
 def _all_groups(info: _Info) -> _Groups:

@@ -36,7 +36,7 @@ def test_the_words_a_reader_would_name():
     assert fastre.required_words(r"\b(?:this\s+is|i\s+am)\s+(?:your\s+)?(?:boss|manager)\b") == ((("boss", "manager"),),)
     # one top-level branch: one way per alternative, with the words around the branch
     assert fastre.required_words(r"note\s+for\s+the\s+(?:ai|bot)\s*:|if\s+you\s+are\s+an?\s+(?:ai|assistant)") == (
-        (("for",), ("note",), ("the",)),
+        ((":",), ("for",), ("note",), ("the",)),  # one character is one cheap test: it stays
         (("are",), ("you",)),
     )
     assert fastre.required_words(r"from\s+now\s+on,?\s+(?:send|forward)") == (
@@ -44,7 +44,7 @@ def test_the_words_a_reader_would_name():
         (("forward",), ("from",), ("now",)),
     )
     # an optional part, a class with categories, a look-around and a back-reference give none
-    assert fastre.required_words(r"(?:please\s+)?\w+(?<=x)(a)\1") == ((),)
+    assert fastre.required_words(r"(?:please\s+)?\w+(?<=x)(\w)\1") == ((),)
     assert fastre.required_words(r"(?i)ignore") == ((),)  # case folding: the text may spell it otherwise
 
 
