@@ -260,7 +260,7 @@ SECTIONS: dict[str, tuple[list[str], Callable[[dict[str, Doc]], list[str]]]] = {
     "import": (["import-bench-quiet.json", "import.json"], render_import),
     "backfill": (["backfill-bench-quiet.json", "backfill.json"], render_backfill),
     "mcp": (["mcp.json"], render_mcp),
-    "recall": (["recall.json", "recall-1m.json", "recall-1m-slow-host.json"], render_recall),
+    "recall": (["recall.json", "recall-1m.json", "recall-1m-idle.json"], render_recall),
     "tui": (["tui.json", "tui-1m.json"], render_tui),
     "tui-stalls": (["tui.json"], render_tui_stalls),
 }
