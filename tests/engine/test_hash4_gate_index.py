@@ -105,13 +105,18 @@ def _views(text: str) -> list[str]:
     return views
 
 
-def test_a_word_bounded_gate_refuses_no_text_its_regex_matches():
-    """Running the bounded-gate rules ungated on every view of the train and dev lines
-    and the tricky texts: wherever the regex matches, the gate lets the rule run."""
+def data_views() -> list[str]:
+    """Every view of the tricky texts and of the train and dev lines (failing loudly without them)."""
     paths = sorted(DATA.glob("*.jsonl")) + sorted((SHARED / "injection-train").glob("*.jsonl"))
     assert len(paths) == 4, f"shared data missing: {SHARED}"
     texts = TRICKY + [json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
-    views = [view for text in texts for view in _views(text)]
+    return [view for text in texts for view in _views(text)]
+
+
+def test_a_word_bounded_gate_refuses_no_text_its_regex_matches():
+    """Running the bounded-gate rules ungated on every view of the train and dev lines
+    and the tricky texts: wherever the regex matches, the gate lets the rule run."""
+    views = data_views()
     matched = 0
     for rules in (_EN_TABLE, _ZH_TABLE):
         index = GateIndex(rules)

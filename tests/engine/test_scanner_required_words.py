@@ -7,9 +7,7 @@ top-level branches) and texts; and the derivation finds the words a reader would
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,9 +15,7 @@ from hypothesis import strategies as st
 from engine.scanner import _EN_TABLE, _ZH_TABLE, fastre
 from engine.scanner.rule_base import GateIndex
 
-from .test_hash4_gate_index import TRICKY, _passes, _views
-
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+from .test_hash4_gate_index import _passes, data_views
 
 
 def _holds(words, text: str) -> bool:
@@ -49,10 +45,7 @@ def test_the_words_a_reader_would_name():
 
 
 def test_every_text_a_rule_matches_passes_one_of_its_gates():
-    paths = sorted(SHARED.glob("injection-*/*.jsonl"))
-    assert len(paths) == 4, f"shared data missing: {SHARED}"
-    texts = TRICKY + [json.loads(line)["text"] for path in paths for line in path.read_text(encoding="utf-8").splitlines()]
-    views = [view for text in texts for view in _views(text)]
+    views = data_views()
     matched = 0
     for rules in (_EN_TABLE, _ZH_TABLE):
         index = GateIndex(rules)
