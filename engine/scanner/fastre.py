@@ -23,12 +23,13 @@ as before. ``tests/engine/test_scanner_fastre.py`` checks both on every rule.
 
 Compiling the rules (parsing ~600 long patterns in pure Python) took ~0.6 s of every
 process start that imports ``engine``: the app's first frame, each one-shot CLI command.
-So the programs are kept in ``regex-programs.marshal`` beside this file, written by
-``make install`` (:func:`write_programs`) and read on import: a pattern found there is
-handed to the regex engine's own constructor, which checks the program, without being
-parsed. The file is keyed by the interpreter's version and this module's source; a
-pattern not in it (a rule edited since) is compiled as above, and a file that is
-missing, foreign or damaged is ignored.
+So the programs are kept in ``regex-programs.marshal`` beside this file, each with the
+words its matches need (``required.py``, read off the same parse, for the gate index),
+written by ``make install`` (:func:`write_programs`) and read on import: a pattern found
+there is handed to the regex engine's own constructor, which checks the program, without
+being parsed. The file is keyed by the interpreter's version and the sources of this
+module and ``required.py``; a pattern not in it (a rule edited since) is compiled as
+above, and a file that is missing, foreign or damaged is ignored.
 """
 
 from __future__ import annotations
