@@ -39,6 +39,7 @@ from typing import Iterable, Optional, Sequence
 import numpy as np
 
 from ..words import STOP_WORDS
+from . import maxscore
 from .bulk_tokens import bulk_tokenize_ids
 from .topk import stable_top_k
 
@@ -147,6 +148,7 @@ class LexicalIndex:
         # delta
         self._d_post: dict[int, tuple[list[int], list[float]]] = {}
         self._d_cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._extremes: dict[int, tuple[float, float]] = {}  # see _tf_dl_extremes
         self._d_doc: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._d_npost = 0
         self._dead_post = 0
@@ -337,6 +339,7 @@ class LexicalIndex:
                 post[0].append(slot)
                 post[1].append(f)
             self._d_cache.pop(t, None)
+            self._extremes.pop(t, None)
         self._d_npost += len(tids)
         if len(tids):
             self._shift_df(tids, +1)
@@ -500,29 +503,33 @@ class LexicalIndex:
                 s, f = s[live], f[live]
         return s, f
 
+    def _query_terms(self, tokens: Sequence[str]) -> tuple[list[str], list[tuple[int, float]]]:
+        """The distinct query tokens in query order, and (term id, query count x idf) of
+        those some live document contains."""
+        counts = Counter(tokens)
+        found = []
+        for term, qc in counts.items():
+            tid = self._vocab.get(term)
+            if tid is not None and self._df[tid] > 0:
+                found.append((tid, qc * self.idf(term)))
+        return list(counts), found
+
     def _score(self, tokens: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str], list[int]]:
         """(slots, scores) of every live document matching any query token."""
-        counts = Counter(tokens)
-        terms = list(counts)
-        q_tids: list[int] = []
+        terms, found = self._query_terms(tokens)
+        q_tids = [tid for tid, _ in found]
         if self._n == 0 or self._total_len == 0:
             return np.zeros(0, np.int64), np.zeros(0), terms, q_tids
         norm = self._length_norm()
-        k1 = self.k1
         touched = []
         n_touched = 0
         buf, seen = self._buf, self._seen
-        for term, qc in counts.items():
-            tid = self._vocab.get(term)
-            if tid is None or self._df[tid] == 0:
-                continue
-            q_tids.append(tid)
-            idf = self.idf(term)
+        for tid, weight in found:
             s, f = self._postings(tid)
             # tf are small integers, exact in float32; norm is float64, so the
-            # arithmetic below matches rank_bm25's float64 expression
-            contrib = (qc * idf) * (f * (k1 + 1) / (f + norm[s]))
-            buf[s] += contrib
+            # arithmetic matches rank_bm25's float64 expression. A term's slots are
+            # distinct, so add.at adds what `buf[s] +=` would, 3x faster on long lists
+            np.add.at(buf, s, maxscore.contribution(weight, f, norm[s], self.k1))
             touched.append(s)
             n_touched += len(s)
         if not touched:
@@ -540,6 +547,33 @@ class LexicalIndex:
         buf[slots] = 0.0
         return slots, scores, terms, q_tids
 
+    def _pruned_top(self, tokens: Sequence[str], k: int, include_superseded: bool):
+        """search's (slots, scores, terms, term ids) by MaxScore pruning, or None when it
+        cannot prove the top k (see maxscore.py)."""
+        terms, found = self._query_terms(tokens)
+        if self._n == 0 or self._total_len == 0 or len(found) < 2:
+            return None
+        norm = self._length_norm()
+        avgdl = self._total_len / self._n
+        parts = []
+        for tid, weight in found:
+            s, f = self._postings(tid)
+            max_tf, min_dl = self._tf_dl_extremes(tid, s, f)
+            min_norm = self.k1 * (1 - self.b + self.b * min_dl / avgdl)
+            parts.append(maxscore.Term(weight, s, f, maxscore.term_bound(weight, max_tf, min_norm, self.k1)))
+        eligible = None if include_superseded else (lambda c: (self._flags[c] & SUPERSEDED) == 0)
+        top = maxscore.top_k(parts, norm, self.k1, k, eligible)
+        return None if top is None else (*top, terms, [tid for tid, _ in found])
+
+    def _tf_dl_extremes(self, tid: int, slots: np.ndarray, tf: np.ndarray) -> tuple[float, float]:
+        """(highest tf, shortest document length) over a term's postings, cached until
+        the term gains a posting (a removal leaves the cached pair a valid bound)."""
+        got = self._extremes.get(tid)
+        if got is None:
+            got = (float(tf.max(initial=0)), float(self._dl[slots].min(initial=np.inf)))
+            self._extremes[tid] = got
+        return got
+
     def get_scores(self, tokens: Sequence[str]) -> dict[str, float]:
         """Score of every live document (0 when nothing matches), by id: rank_bm25's get_scores."""
         out = {d: 0.0 for d in self._slot_ids if d is not None}
@@ -555,11 +589,15 @@ class LexicalIndex:
         (floored at epsilon * average_idf, itself negative in a one-document corpus)
         above that, so in a small store a matching memory can score <= 0. Whether such
         a weak match deserves a place is the token gate's call, with a stated reason."""
-        slots, scores, terms, q_tids = self._score(tokens)
-        if not include_superseded and len(slots):
-            keep = (self._flags[slots] & SUPERSEDED) == 0
-            slots, scores = slots[keep], scores[keep]
-        slots, scores = stable_top_k(slots, scores, k)
+        pruned = self._pruned_top(tokens, k, include_superseded)
+        if pruned is not None:
+            slots, scores, terms, q_tids = pruned
+        else:
+            slots, scores, terms, q_tids = self._score(tokens)
+            if not include_superseded and len(slots):
+                keep = (self._flags[slots] & SUPERSEDED) == 0
+                slots, scores = slots[keep], scores[keep]
+            slots, scores = stable_top_k(slots, scores, k)
         # which query terms each hit contains: one vectorised membership test over
         # the hits' term lists (a few hundred ids), not one per hit
         matched: list[list[str]] = [[] for _ in range(len(slots))]

@@ -9,9 +9,9 @@ and the delta are folded back into one base by `compact` when they grow large,
 and whenever the snapshot is written.
 
 Search, chosen by measurement on this machine (2 cores, a million rows x 384):
-every row also has int8 codes (quantized.py); a scan over them (14 ms, 384 MB read,
-one thread, no BLAS or OpenMP team to spin against the query embedding's)
-shortlists `k + SHORTLIST_MARGIN` rows, which are re-scored exactly in float32
+every row also has int8 codes (quantized.py); a scan over them (384 MB read, no BLAS
+or OpenMP team to spin against the query embedding's; split into stripes on threads,
+36 ms on one thread and 20 ms on two on this host) shortlists `k + SHORTLIST_MARGIN` rows, which are re-scored exactly in float32
 (einsum, touching only those rows). The scores returned are exact float32 cosines;
 the ranking differs from a full float32 scan only if int8 rounding (~1e-3) pushes a
 true top-k row below more than the margin of rows (the recall benchmark reports
@@ -32,7 +32,7 @@ import numpy as np
 
 from ..errors import RecallError
 from .lexical import SUPERSEDED
-from .quantized import Codes, coarse_scores, join, quantize, query_codes
+from .quantized import Codes, best_rows, join, quantize, query_codes
 from .snapshot import gather_rows, release_pages
 from .topk import stable_top_k
 
@@ -288,17 +288,8 @@ class VectorIndex:
 
     def _shortlist(self, q: np.ndarray, k: int, excluded: Optional[np.ndarray]) -> np.ndarray:
         """The k rows with the best int8 scores (live ones only)."""
-        q8 = query_codes(q)
-        s = coarse_scores(self._bq, q8)
-        if self._nd:
-            s = np.concatenate([s, coarse_scores(Codes(self._dq.codes[: self._nd], self._dq.scale[: self._nd]), q8)])
-        if excluded is not None:
-            s[excluded] = -np.inf
-        k = min(k, len(s))
-        top = np.argpartition(-s, k - 1)[:k]
-        if excluded is not None:
-            top = top[~excluded[top]]
-        return top.astype(np.int64)
+        parts = [self._bq] + ([Codes(self._dq.codes[: self._nd], self._dq.scale[: self._nd])] if self._nd else [])
+        return best_rows(parts, query_codes(q), k, excluded).astype(np.int64)
 
 
 async def add_off_loop(index: VectorIndex, items: Sequence[tuple[str, np.ndarray, int]]) -> None:

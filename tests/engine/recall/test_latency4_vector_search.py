@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import ConfigError, Settings
-from engine.recall.quantized import Codes, quantize
+from engine.recall import quantized
+from engine.recall.quantized import Codes, best_rows, coarse_scores, quantize, query_codes
 from engine.recall.snapshot import SnapshotWriter, read_snapshot
 from engine.recall.vectors import QUANTIZED_MIN_ROWS, VectorIndex
 
@@ -122,3 +123,26 @@ def test_vectors_added_after_the_codes_were_made_are_found(tmp_path):
         assert hits.ids[0] in ({f"new{j}", "e5"} if j == 0 else {f"new{j}"})
         assert hits.scores[0] == pytest.approx(1.0, abs=1e-6)
     assert "e5" not in index.search(m[5], 10).ids[:1]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), stripes=st.integers(2, 5), k=st.integers(1, 80))
+def test_a_scan_split_into_stripes_shortlists_what_one_pass_does(seed, stripes, k):
+    """The coarse scan runs in stripes on threads (quantized.best_rows), each keeping
+    its own k best; together they keep the k best of one pass over the rows, dead and
+    superseded rows left out, delta rows included."""
+    rng = np.random.default_rng(seed)
+    base, delta = clustered_store(seed, 3000, 32), clustered_store(seed + 1, 700, 32)
+    excluded = rng.random(len(base) + len(delta)) < 0.2
+    q8 = query_codes(unit(rng.standard_normal(32)))
+    parts = [quantize(base), quantize(delta)]
+    one = np.concatenate([coarse_scores(p, q8) for p in parts])
+    one[excluded] = -np.inf
+    want = np.sort(one)[::-1][:k]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(quantized, "STRIPE_MIN_ROWS", 500)
+        mp.setattr(quantized, "SCAN_STRIPES", stripes)
+        rows = best_rows(parts, q8, k, excluded)
+    assert len(rows) == len(want)
+    assert not excluded[rows].any()
+    assert np.array_equal(np.sort(one[rows])[::-1], want)
