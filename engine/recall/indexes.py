@@ -186,15 +186,19 @@ class RecallIndexes:
             timings={k: round(v, 4) for k, v in timings.items()},
         )
 
-    async def _keyset(self, select: str, table: str, where: str, limit: int):
-        """Rows of a table in rowid order, `limit` at a time (keyset paging: a million rows
-        are never all in memory as Python objects); each row starts with its rowid."""
-        last = 0
-        while rows := await self.store.fetchall(
-            f"SELECT rowid, {select} FROM {table} WHERE rowid > ? AND {where} ORDER BY rowid LIMIT {limit}", (last,)
-        ):
-            last = rows[-1][0]
-            yield rows
+    async def _vector_pages(self):
+        """Rows of the vectors table in rowid order, VECTOR_ROWS at a time (keyset
+        paging: a million rows are never all in memory as Python objects), each starting
+        with its rowid; the next page is read while the caller works on this one (a
+        first open's stream otherwise waited on each read in turn)."""
+        sql = f"SELECT rowid, entry_id, model_id, dim, vector FROM vectors WHERE rowid > ? ORDER BY rowid LIMIT {VECTOR_ROWS}"
+        ahead = asyncio.ensure_future(self.store.fetchall(sql, (0,)))
+        try:
+            while rows := await ahead:
+                ahead = asyncio.ensure_future(self.store.fetchall(sql, (rows[-1][0],)))
+                yield rows
+        finally:
+            ahead.cancel()
 
     async def rebuild_lexical(self) -> None:
         """Rebuild the lexical index (and the text hashes) from entries (see rebuild.py)."""
@@ -206,7 +210,7 @@ class RecallIndexes:
         """(ids, float32 matrix) of stored vectors of entries the lexical index holds,
         VECTOR_ROWS at a time; rows that cannot be used are appended to stale. With
         indexed=False, of every entry (the index is still being built: the caller filters)."""
-        async for rows in self._keyset("entry_id, model_id, dim, vector", "vectors", "1", VECTOR_ROWS):
+        async for rows in self._vector_pages():
             # joining, decoding and filtering 20k rows (30 MB of float32): in a thread
             lexical = self.lexical if indexed else None  # the index as it is now, as on the loop
             ids, matrix, bad = await asyncio.to_thread(_decode_chunk, rows, model_id, dim, lexical)

@@ -70,12 +70,13 @@ class Slice:
     tid: np.ndarray  # per token occurrence: index into terms
 
 
-def cut(rows: list[tuple]) -> Slice:
-    """(id, key, content, tags json, superseded_by) rows -> their tokens and text hashes."""
-    ids = [r[0] for r in rows]
-    texts = [entry_text(r[1], r[2], json.loads(r[3]) if r[3] != "[]" else []) for r in rows]
+def cut(rows: list[tuple], skip: int = 0) -> Slice:
+    """(id, key, content, tags json, superseded_by) rows (after `skip` leading
+    columns) -> their tokens and text hashes."""
+    ids = [r[skip] for r in rows]
+    texts = [entry_text(r[skip + 1], r[skip + 2], json.loads(r[skip + 3]) if r[skip + 3] != "[]" else []) for r in rows]
     hashes = np.fromiter(map(text_hash, texts), np.uint64, len(texts))
-    flags = np.fromiter((entry_flags(r[4]) for r in rows), np.uint8, len(rows))
+    flags = np.fromiter((entry_flags(r[skip + 4]) for r in rows), np.uint8, len(rows))
     terms, doc, tid = bulk_tokenize_ids(texts)
     return Slice(ids, hashes, flags, terms, doc.astype(np.int32), tid.astype(np.int32))
 
@@ -93,8 +94,9 @@ def _read_slice(uri: str, lo: int, hi: int) -> Slice:
 
 
 async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
-    """Pages of the table cut in a thread, the next page read meanwhile (SQLite and
-    numpy release the GIL for much of their work: the read and the cut overlap)."""
+    """Pages of the table cut in threads: while the caller adds one slice, the next
+    page is cut and the one after it read (SQLite and numpy release the GIL for much
+    of their work, so the three overlap on two cores)."""
 
     async def page(after: int) -> list[tuple]:
         return await store.fetchall(
@@ -103,12 +105,23 @@ async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
         )
 
     ahead = asyncio.ensure_future(page(0))
+    cutting: Optional[asyncio.Future[Slice]] = None
     try:
-        while rows := await ahead:
-            ahead = asyncio.ensure_future(page(rows[-1][0]))
-            yield await asyncio.to_thread(cut, [r[1:] for r in rows])
+        while True:
+            rows = await ahead
+            nxt = None
+            if rows:
+                ahead = asyncio.ensure_future(page(rows[-1][0]))
+                nxt = asyncio.ensure_future(asyncio.to_thread(cut, rows, 1))
+            if cutting is not None:
+                yield await cutting
+            if nxt is None:
+                return
+            cutting = nxt
     finally:
         ahead.cancel()
+        if cutting is not None:
+            cutting.cancel()
 
 
 async def _parallel_slices(path: Path, count: int, top: int, workers: int) -> AsyncGenerator[Slice, None]:

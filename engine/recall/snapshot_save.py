@@ -153,15 +153,24 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
         writer.write(matrix)
         fill.add(matrix)
 
+    taking: Optional[asyncio.Future[None]] = None  # one chunk written while the next is read
     try:
         writer.begin("vec_f32", np.float32, (dim,))
         async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale, indexed=False):
-            await asyncio.to_thread(take, matrix)
+            if taking is not None:
+                await taking
+            taking = asyncio.ensure_future(asyncio.to_thread(take, matrix))
             ids.extend(chunk_ids)
+        if taking is not None:
+            await taking
         writer.end()
         m32 = await asyncio.to_thread(writer.mapped, "vec_f32")
-    except OSError as exc:
+    except BaseException as exc:
+        if taking is not None and not taking.done():
+            await asyncio.wait([taking])  # the writer must not close under a write
         writer.__exit__(None, None, None)  # removes the temporary file
+        if not isinstance(exc, OSError):
+            raise
         log.warning("could not write recall snapshot %s: %s", writer.path, exc)
         await building
         return None

@@ -81,3 +81,33 @@ async def test_codes_made_while_streaming_are_the_float32_rows_codes(store, make
     matrix = np.asarray(vectors.matrix())
     assert agrees(vectors._bq, matrix, sample=len(matrix))
     assert seen and loop_thread not in seen
+
+
+async def test_a_disk_that_fills_while_the_vectors_stream_leaves_no_partial_snapshot(store, make_service, monkeypatch):
+    """The stream writes one chunk while the next is read: when a write fails (disk
+    full) on the third chunk, the half-written file is removed, the vectors load from
+    the table instead, and recall finds every memory by both paths."""
+    facts = [make_entry(f"fact{i}", f"{WORDS[i % 8]} {WORDS[(i * 5) % 8]} note {i}") for i in range(40)]
+    await insert(store, *facts)
+    seeder = await make_service(snapshot=False)
+    await seeder.embed_pending()
+    await seeder.close()
+    snap = snapshot_path(store.path)
+    snap.unlink(missing_ok=True)
+    monkeypatch.setattr(indexes, "VECTOR_ROWS", 7)
+    writes = []
+    real = snapshot_save.SnapshotWriter.write
+
+    def filling(self, array):
+        writes.append(len(array))
+        if len(writes) == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, array)
+
+    monkeypatch.setattr(snapshot_save.SnapshotWriter, "write", filling)
+    svc = await make_service(snapshot_min_entries=1)
+    assert len(writes) == 3
+    assert svc.open_report.source == "rebuild" and svc.open_report.vectors == len(facts)
+    assert not snap.exists() and not list(snap.parent.glob(snap.name + "*"))
+    result = await svc.recall("grape note", limit=40)
+    assert {h.id for h in result.results if h.vector.rank} >= {f.id for f in facts if "grape" in f.content}
