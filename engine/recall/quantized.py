@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Optional
@@ -99,6 +100,7 @@ def coarse_scores(codes: Codes, q8: np.ndarray) -> np.ndarray:
 
 
 _stripe_pool: Optional[ThreadPoolExecutor] = None
+_pool_lock = threading.Lock()
 
 
 def best_rows(parts: list[Codes], q8: np.ndarray, k: int, excluded: Optional[np.ndarray]) -> np.ndarray:
@@ -139,9 +141,10 @@ def _k_largest(s: np.ndarray, k: int) -> np.ndarray:
 
 def _pool() -> ThreadPoolExecutor:
     global _stripe_pool
-    if _stripe_pool is None:
-        _stripe_pool = ThreadPoolExecutor(SCAN_STRIPES, thread_name_prefix="vector-scan")
-    return _stripe_pool
+    with _pool_lock:
+        if _stripe_pool is None:
+            _stripe_pool = ThreadPoolExecutor(SCAN_STRIPES, thread_name_prefix="vector-scan")
+        return _stripe_pool
 
 
 def write_codes(writer, parts: list[Codes], dim: int) -> None:

@@ -10,12 +10,12 @@ and whenever the snapshot is written.
 
 Search, chosen by measurement on this machine (2 cores, a million rows x 384):
 every row also has int8 codes (quantized.py); a scan over them (384 MB read, no BLAS
-or OpenMP team to spin against the query embedding's; split into stripes on threads,
-36 ms on one thread and 20 ms on two on this host) shortlists `k + SHORTLIST_MARGIN` rows, which are re-scored exactly in float32
-(einsum, touching only those rows). The scores returned are exact float32 cosines;
-the ranking differs from a full float32 scan only if int8 rounding (~1e-3) pushes a
-true top-k row below more than the margin of rows (the recall benchmark reports
-recall@10 against the exact scan). `search(exact=True)` (memory.vectorSearch =
+or OpenMP team to spin against the query embedding's; split into stripes on threads:
+36 ms on one thread, 20 ms on two on this host) shortlists `k + SHORTLIST_MARGIN`
+rows, which are re-scored exactly in float32 (einsum, touching only those rows). The
+scores returned are exact float32 cosines; the ranking differs from a full float32
+scan only if int8 rounding (~1e-3) pushes a true top-k row below more than the margin
+of rows (the recall benchmark reports recall@10 against the exact scan). `search(exact=True)` (memory.vectorSearch =
 "exact") is the full float32 scan, as is any index under QUANTIZED_MIN_ROWS rows.
 The replaced torch float16 scan read twice the bytes (36 ms at a million rows) and
 kept a 768 MB float16 copy; the codes cost 388 MB and are kept in the snapshot, so a
