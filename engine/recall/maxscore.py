@@ -6,13 +6,17 @@ a small idf, so it decides little of the ranking while it costs most of the quer
 at a million entries one such word made BM25 take 18 ms of a 20 ms query.
 
 Each query term has an upper bound on what it can add to any document's score. Take
-the terms with the highest bounds (the rare, "essential" ones), score every document
-they match in full (the other terms' postings are looked up for those documents
-only, by binary search), and take the k-th best score. A document matching none of
-the essential terms scores at most the sum of the other terms' bounds; when that sum
-is below the k-th best score, no such document can enter the top k, so the top k of
-the scored documents is the answer. Otherwise one more term becomes essential, and
-when every term is essential the caller scores exhaustively.
+the rarest terms (the "essential" ones), score every document they match in full
+(the other terms' postings are looked up for those documents only, by binary
+search), and take the k-th best score. A document matching none of the essential
+terms scores at most the sum of the other terms' bounds; when that sum is below the
+k-th best score, no such document can enter the top k, so the top k of the scored
+documents is the answer. Otherwise the next rarest term becomes essential, and when
+every term is essential the caller scores exhaustively. Rarest first rather than
+highest bound first (the textbook order): rank_bm25 floors a very common word's idf
+at a quarter of the average idf, so its bound can exceed a mid-frequency word's, and
+making it essential would mean scoring its whole list (at a million synthetic
+entries, median 4.8 -> 3.8 ms and p95 27.6 -> 24.4 ms with this order).
 
 The answer is the exhaustive search's to the bit: each document's terms are added
 in query order with the same float64 expression, and ties keep the same order.
@@ -72,12 +76,12 @@ def top_k(
     returned (e.g. not superseded)."""
     if k <= 0 or len(terms) < 2 or any(t.weight <= 0 for t in terms):
         return None
-    by_bound = sorted(terms, key=lambda t: -t.bound)
+    rarest = sorted(terms, key=lambda t: len(t.slots))
     postings = sum(len(t.slots) for t in terms)
     rest = sum(t.bound for t in terms)
     for j in range(1, len(terms)):
-        rest -= by_bound[j - 1].bound
-        essential = by_bound[:j]
+        rest -= rarest[j - 1].bound
+        essential = rarest[:j]
         if sum(len(t.slots) for t in essential) * LOOKUP_SHARE > postings:
             return None
         cand = essential[0].slots if j == 1 else np.unique(np.concatenate([t.slots for t in essential]))
