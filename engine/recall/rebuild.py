@@ -106,6 +106,7 @@ async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
 
     ahead = asyncio.ensure_future(page(0))
     cutting: Optional[asyncio.Future[Slice]] = None
+    nxt: Optional[asyncio.Future[Slice]] = None
     try:
         while True:
             rows = await ahead
@@ -118,10 +119,11 @@ async def _serial_slices(store) -> AsyncGenerator[Slice, None]:
             if nxt is None:
                 return
             cutting = nxt
-    finally:
+    finally:  # a caller that stops early leaves no cut to report a lost exception
         ahead.cancel()
-        if cutting is not None:
-            cutting.cancel()
+        for job in (cutting, nxt):
+            if job is not None:
+                job.cancel()
 
 
 async def _parallel_slices(path: Path, count: int, top: int, workers: int) -> AsyncGenerator[Slice, None]:
