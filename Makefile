@@ -47,9 +47,10 @@ bench: install
 	$(PY) -m benchmarks.tui_bench
 	$(MAKE) bench-tables
 
-# Recall at 1,000,000 entries (benchmarks/results/recall-1m.json): peak RSS ~5.6 GB with the
-# baselines (check `free -g` first); about 4.5 min on an idle machine. Then the app's browser
-# at 1M (tui-1m.json; its store is built once and cached outside the repo).
+# Recall at 1,000,000 entries (benchmarks/results/recall-1m.json): peak RSS ~7 GB with the
+# baselines (check `free -g` first); 5.3-5.6 min on an idle 2-core machine. Then the app's
+# browser at 1M (tui-1m.json; its store is built once, ~2 min, and cached outside the repo;
+# the run itself ~1.5 min).
 bench-1m: install
 	$(PY) -m benchmarks.run recall --sizes 1000000 --tag 1m
 	$(PY) -m benchmarks.tui_bench --entries 1000000 --runs 1 --no-lag
