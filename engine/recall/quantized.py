@@ -53,17 +53,25 @@ class Codes:
         return Codes(self.codes[rows], self.scale[rows])
 
 
-def quantize(matrix: np.ndarray, block: int = 65_536) -> Codes:
+def quantize(matrix: np.ndarray, block: int = 65_536, into: Optional[Codes] = None, at: int = 0) -> Codes:
     """The int8 codes of float32 rows (an all-zero row gets scale 0), a block at a
-    time: no float temporary the size of a million-row matrix."""
+    time through one scratch block: no float temporary the size of a million-row
+    matrix, and no fresh one per block (a first open quantizes a million rows while
+    the index builds; each new temporary was pages the kernel had to zero). into:
+    write them there from row `at` instead of into new arrays."""
     n, dim = matrix.shape
-    out = Codes(np.empty((n, dim), np.int8), np.empty(n, np.float32))
+    out = into if into is not None else Codes(np.empty((n, dim), np.int8), np.empty(n, np.float32))
+    scratch = np.empty((min(block, n), dim), np.float32)
     for a in range(0, n, block):
         m = np.asarray(matrix[a : a + block], np.float32)
-        scale = (np.abs(m).max(axis=1) / LEVELS).astype(np.float32)
+        work = scratch[: len(m)]
+        np.abs(m, out=work)
+        scale = (work.max(axis=1) / LEVELS).astype(np.float32)
         inv = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
-        out.codes[a : a + block] = np.rint(m * inv[:, None])
-        out.scale[a : a + block] = scale
+        np.multiply(m, inv[:, None], out=work)
+        np.rint(work, out=work)
+        out.codes[at + a : at + a + len(m)] = work
+        out.scale[at + a : at + a + len(m)] = scale
     return out
 
 

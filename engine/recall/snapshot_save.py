@@ -119,8 +119,7 @@ class _CodesFill:
         end = self.n + len(m32)
         if end > len(self.buf):  # rows committed after the count
             self.buf = Codes(_grown(self.buf.codes, end), _grown(self.buf.scale, end))
-        part = quantize(m32)
-        self.buf.codes[self.n : end], self.buf.scale[self.n : end] = part.codes, part.scale
+        quantize(m32, into=self.buf, at=self.n)
         self.n = end
 
     def codes(self) -> Codes:

@@ -146,3 +146,29 @@ def test_a_scan_split_into_stripes_shortlists_what_one_pass_does(seed, stripes, 
     assert len(rows) == len(want)
     assert not excluded[rows].any()
     assert np.array_equal(np.sort(one[rows])[::-1], want)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    n=st.integers(1, 300),
+    dim=st.sampled_from([1, 8, 384]),
+    block=st.integers(1, 128),
+    at=st.integers(0, 5),
+)
+def test_codes_are_the_rounded_rows_over_their_largest_component(seed, n, dim, block, at):
+    """quantize works through one scratch block, in place; its codes are still exactly
+    round(row * 127 / max|row|) with that scale (zero rows: scale 0), so codes stored
+    in a snapshot by an older build still agree with the rows (quantized.agrees)."""
+    rng = np.random.default_rng(seed)
+    m = rng.standard_normal((n, dim)).astype(np.float32) * rng.uniform(1e-3, 10, (n, 1)).astype(np.float32)
+    m[rng.random(n) < 0.1] = 0.0
+    scale = (np.abs(m).max(axis=1) / np.float32(127.0)).astype(np.float32)
+    inv = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
+    want = np.rint(m * inv[:, None]).astype(np.int8)
+    got = quantize(m, block=block)
+    assert np.array_equal(got.codes, want) and np.array_equal(got.scale, scale)
+    dest = Codes(np.full((n + at, dim), 7, np.int8), np.full(n + at, 7.0, np.float32))
+    quantize(m, block=block, into=dest, at=at)
+    assert np.array_equal(dest.codes[at:], want) and (dest.codes[:at] == 7).all()
+    assert np.array_equal(dest.scale[at:], scale)
