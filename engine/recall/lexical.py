@@ -503,37 +503,39 @@ class LexicalIndex:
                 s, f = s[live], f[live]
         return s, f
 
-    def _query_terms(self, tokens: Sequence[str]) -> tuple[list[str], list[tuple[int, float]]]:
-        """The distinct query tokens in query order, and (term id, query count x idf) of
-        those some live document contains."""
+    def _query_terms(self, tokens: Sequence[str]) -> tuple[list[str], list[maxscore.Term]]:
+        """The distinct query tokens in query order, and the postings and weight (query
+        count x idf) of those some live document contains: read once per search, for
+        the pruned and the exhaustive scorer alike."""
         counts = Counter(tokens)
         found = []
-        for term, qc in counts.items():
-            tid = self._vocab.get(term)
-            if tid is not None and self._df[tid] > 0:
-                found.append((tid, qc * self.idf(term)))
+        if self._n and self._total_len:
+            avgdl = self._total_len / self._n
+            for term, qc in counts.items():
+                tid = self._vocab.get(term)
+                if tid is not None and self._df[tid] > 0:
+                    weight = qc * self.idf(term)
+                    s, f = self._postings(tid)
+                    max_tf, min_dl = self._tf_dl_extremes(tid, s, f)
+                    min_norm = self.k1 * (1 - self.b + self.b * min_dl / avgdl)
+                    found.append(maxscore.Term(tid, weight, s, f, maxscore.term_bound(weight, max_tf, min_norm, self.k1)))
         return list(counts), found
 
-    def _score(self, tokens: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str], list[int]]:
-        """(slots, scores) of every live document matching any query token."""
-        terms, found = self._query_terms(tokens)
-        q_tids = [tid for tid, _ in found]
-        if self._n == 0 or self._total_len == 0:
-            return np.zeros(0, np.int64), np.zeros(0), terms, q_tids
+    def _score(self, found: list[maxscore.Term]) -> tuple[np.ndarray, np.ndarray]:
+        """(slots, scores) of every live document matching any of the query's terms."""
+        if not found:
+            return np.zeros(0, np.int64), np.zeros(0)
         norm = self._length_norm()
         touched = []
         n_touched = 0
         buf, seen = self._buf, self._seen
-        for tid, weight in found:
-            s, f = self._postings(tid)
+        for t in found:
             # tf are small integers, exact in float32; norm is float64, so the
             # arithmetic matches rank_bm25's float64 expression. A term's slots are
             # distinct, so add.at adds what `buf[s] +=` would, 3x faster on long lists
-            np.add.at(buf, s, maxscore.contribution(weight, f, norm[s], self.k1))
-            touched.append(s)
-            n_touched += len(s)
-        if not touched:
-            return np.zeros(0, np.int64), np.zeros(0), terms, q_tids
+            np.add.at(buf, t.slots, maxscore.contribution(t.weight, t.tf, norm[t.slots], self.k1))
+            touched.append(t.slots)
+            n_touched += len(t.slots)
         if len(touched) == 1:
             slots = touched[0].astype(np.int64)
         elif n_touched * 8 < len(self._slot_ids):  # few postings: sort them
@@ -545,25 +547,7 @@ class LexicalIndex:
             seen[slots] = False
         scores = buf[slots].copy()
         buf[slots] = 0.0
-        return slots, scores, terms, q_tids
-
-    def _pruned_top(self, tokens: Sequence[str], k: int, include_superseded: bool):
-        """search's (slots, scores, terms, term ids) by MaxScore pruning, or None when it
-        cannot prove the top k (see maxscore.py)."""
-        terms, found = self._query_terms(tokens)
-        if self._n == 0 or self._total_len == 0 or len(found) < 2:
-            return None
-        norm = self._length_norm()
-        avgdl = self._total_len / self._n
-        parts = []
-        for tid, weight in found:
-            s, f = self._postings(tid)
-            max_tf, min_dl = self._tf_dl_extremes(tid, s, f)
-            min_norm = self.k1 * (1 - self.b + self.b * min_dl / avgdl)
-            parts.append(maxscore.Term(weight, s, f, maxscore.term_bound(weight, max_tf, min_norm, self.k1)))
-        eligible = None if include_superseded else (lambda c: (self._flags[c] & SUPERSEDED) == 0)
-        top = maxscore.top_k(parts, norm, self.k1, k, eligible)
-        return None if top is None else (*top, terms, [tid for tid, _ in found])
+        return slots, scores
 
     def _tf_dl_extremes(self, tid: int, slots: np.ndarray, tf: np.ndarray) -> tuple[float, float]:
         """(highest tf, shortest document length) over a term's postings, cached until
@@ -577,7 +561,7 @@ class LexicalIndex:
     def get_scores(self, tokens: Sequence[str]) -> dict[str, float]:
         """Score of every live document (0 when nothing matches), by id: rank_bm25's get_scores."""
         out = {d: 0.0 for d in self._slot_ids if d is not None}
-        slots, scores, _, _ = self._score(tokens)
+        slots, scores = self._score(self._query_terms(tokens)[1])
         for s, v in zip(slots.tolist(), scores.tolist()):
             out[self._slot_ids[s]] = v
         return out
@@ -589,11 +573,14 @@ class LexicalIndex:
         (floored at epsilon * average_idf, itself negative in a one-document corpus)
         above that, so in a small store a matching memory can score <= 0. Whether such
         a weak match deserves a place is the token gate's call, with a stated reason."""
-        pruned = self._pruned_top(tokens, k, include_superseded)
+        terms, found = self._query_terms(tokens)
+        q_tids = [t.tid for t in found]
+        eligible = None if include_superseded else (lambda c: (self._flags[c] & SUPERSEDED) == 0)
+        pruned = maxscore.top_k(found, self._length_norm(), self.k1, k, eligible) if len(found) > 1 else None
         if pruned is not None:
-            slots, scores, terms, q_tids = pruned
+            slots, scores = pruned
         else:
-            slots, scores, terms, q_tids = self._score(tokens)
+            slots, scores = self._score(found)
             if not include_superseded and len(slots):
                 keep = (self._flags[slots] & SUPERSEDED) == 0
                 slots, scores = slots[keep], scores[keep]
@@ -606,11 +593,11 @@ class LexicalIndex:
             owner = np.repeat(np.arange(len(parts)), [len(p) for p in parts])
             allterms = np.concatenate(parts)
             hit = np.isin(allterms, np.asarray(q_tids, np.int32))
-            found: list[set[int]] = [set() for _ in range(len(slots))]
+            contains: list[set[int]] = [set() for _ in range(len(slots))]
             for o, t in zip(owner[hit].tolist(), allterms[hit].tolist()):
-                found[o].add(t)
+                contains[o].add(t)
             order_of = {self._terms[t]: t for t in q_tids}
-            for i, tids in enumerate(found):
+            for i, tids in enumerate(contains):
                 matched[i] = [t for t in terms if order_of.get(t) in tids]
         return LexicalHits([self._slot_ids[s] for s in slots.tolist()], scores, matched, terms)
 

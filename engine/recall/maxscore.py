@@ -42,9 +42,10 @@ postings; beyond that one exhaustive pass is cheaper."""
 
 @dataclass
 class Term:
-    """One distinct query term: its postings (slots ascending) and its weight (query
-    count x idf, positive), with a bound on its contribution to any one document."""
+    """One distinct query term: its id, its postings (slots ascending) and its weight
+    (query count x idf), with a bound on its contribution to any one document."""
 
+    tid: int
     weight: float
     slots: np.ndarray
     tf: np.ndarray
