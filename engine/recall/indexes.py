@@ -248,10 +248,14 @@ class RecallIndexes:
         await self._after_vectors_loaded(stale)
         return len(stale)
 
-    async def _after_vectors_loaded(self, stale: list[tuple[str, str]]) -> None:
-        have = self.vectors
-        # a walk of every indexed id (~0.3 s at 1M): in a thread, under the index lock
-        missing = await self.locked(lambda: asyncio.to_thread(lambda: have.missing(self.lexical.ids())))
+    async def _after_vectors_loaded(self, stale: list[tuple[str, str]], missing: Optional[list[str]] = None) -> None:
+        """Queue for the backfill the indexed entries without a vector (``missing``, in
+        ``lexical.ids()`` order, when the caller already knows them), and the stale ones
+        for re-embedding."""
+        if missing is None:
+            have = self.vectors
+            # a walk of every indexed id (~0.3 s at 1M): in a thread, under the index lock
+            missing = await self.locked(lambda: asyncio.to_thread(lambda: have.missing(self.lexical.ids())))
         self.backfill.reset(missing)
         if stale and not self.store.read_only:
             await queue_reembed(self.store, stale)

@@ -377,13 +377,18 @@ class LexicalIndex:
         slot = self._id_to_slot.get(doc_id)
         return None if slot is None else int(self._flags[slot])
 
-    def flags_of(self, ids: list[str]) -> tuple[np.ndarray, list[str]]:
-        """(flags of each id, 0 when not indexed; the ids not indexed): one dict pass and
-        one gather, not a method call per id (a first open's million vectors)."""
+    def flags_of(self, ids: list[str]) -> tuple[np.ndarray, list[str], list[str]]:
+        """(flags of each id, 0 when not indexed; the ids not indexed; the indexed ids
+        not among ids, in ids() order): one dict pass and a few gathers, not a method
+        call per id (a first open's million vectors, and the entries still without one)."""
         slots = np.fromiter(map(self._id_to_slot.get, ids, itertools.repeat(-1)), np.int64, len(ids))
         missing = slots < 0
         flags = np.where(missing, 0, self._flags[np.maximum(slots, 0)]).astype(np.uint8)
-        return flags, [ids[j] for j in np.flatnonzero(missing).tolist()]
+        covered = np.zeros(len(self._slot_ids), bool)
+        covered[slots[~missing]] = True
+        slot_ids = self._slot_ids
+        uncovered = [d for d in map(slot_ids.__getitem__, np.flatnonzero(~covered).tolist()) if d is not None]
+        return flags, [ids[j] for j in np.flatnonzero(missing).tolist()], uncovered
 
     def compact_due(self) -> bool:
         """Whether the delta (or the removed documents' postings) has grown past a

@@ -145,11 +145,13 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
     model_id, dim = idx.embedder.model_id, idx.embedder.dim
     stale: list[tuple[str, str]] = []
     ids: list[str] = []
+    rows: dict[str, int] = {}  # the vector index's row of each id, filled as they stream
     (count,) = await idx.store.fetchone(VECTOR_COUNT)
     fill = _CodesFill(int(count), dim)
 
-    def take(matrix: np.ndarray) -> None:
+    def take(chunk_ids: list[str], matrix: np.ndarray) -> None:
         writer.write(matrix)
+        rows.update(zip(chunk_ids, range(fill.n, fill.n + len(chunk_ids))))
         fill.add(matrix)
 
     taking: Optional[asyncio.Future[None]] = None  # one chunk written while the next is read
@@ -158,7 +160,7 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
         async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale, indexed=False):
             if taking is not None:
                 await taking
-            taking = asyncio.ensure_future(asyncio.to_thread(take, matrix))
+            taking = asyncio.ensure_future(asyncio.to_thread(take, chunk_ids, matrix))
             ids.extend(chunk_ids)
         if taking is not None:
             await taking
@@ -180,16 +182,18 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
         raise
     lexical, codes = idx.lexical, fill.codes()
 
-    def make_index() -> tuple[VectorIndex, list[str]]:
-        """A million ids through two dicts: in a thread (it held the loop ~1 s)."""
+    def make_index() -> tuple[VectorIndex, list[str], list[str]]:
+        """The index, its rows flagged from the lexical index (a million ids against a
+        dict: in a thread; the rows' own dict was made as they streamed); with the ids
+        not indexed and the indexed ids without a vector."""
         index = VectorIndex(dim, model_id)
-        flags, unindexed = lexical.flags_of(ids)
-        index.set_base(ids, m32, codes, flags)
+        flags, unindexed, uncovered = lexical.flags_of(ids)
+        index.set_base(ids, m32, codes, flags, rows)
         for entry_id in unindexed:  # vectors of working memories or of entries gone: not recalled
             index.remove(entry_id)
-        return index, unindexed
+        return index, unindexed, uncovered
 
-    index, unindexed = await idx.locked(lambda: asyncio.to_thread(make_index))
+    index, unindexed, uncovered = await idx.locked(lambda: asyncio.to_thread(make_index))
     async with idx.lock:
         idx.vectors, idx.vectors_deferred = index, False
     if unindexed:  # the snapshot has no place for them: the next save writes one whole
@@ -198,7 +202,7 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
     else:
         idx.deferred = Deferred(writer, ids, m32, codes, idx.watermark, fingerprint, index)
         idx._vector_changes_saved = index.changes
-    await idx._after_vectors_loaded([s for s in stale if s[0] in lexical])
+    await idx._after_vectors_loaded([s for s in stale if s[0] in lexical], uncovered)
     return len(stale)
 
 

@@ -213,9 +213,18 @@ class VectorIndex:
             return
         self.set_base(list(ids), matrix, None, flags)
 
-    def set_base(self, ids: list[str], m32: np.ndarray, codes: Optional[Codes], flags: Optional[np.ndarray]) -> None:
+    def set_base(
+        self,
+        ids: list[str],
+        m32: np.ndarray,
+        codes: Optional[Codes],
+        flags: Optional[np.ndarray],
+        rows: Optional[dict[str, int]] = None,
+    ) -> None:
         """Replace everything with these rows (arrays adopted as they are: they may be
-        read-only memory maps); codes, if given, are their int8 codes, else made here."""
+        read-only memory maps); codes, if given, are their int8 codes, else made here;
+        rows, if given, is each id's position in ids (adopted: a caller that made it
+        piece by piece spares the dict of a million ids here)."""
         n = len(ids)
         if codes is None:
             codes = quantize(m32)
@@ -224,7 +233,7 @@ class VectorIndex:
         self._d32 = np.zeros((16, self.dim), np.float32)
         self._dq, self._nd = quantize(self._d32), 0
         self._ids = list(ids)
-        self._row = dict(zip(self._ids, range(n)))
+        self._row = dict(zip(self._ids, range(n))) if rows is None else rows
         self._flags = np.zeros(max(16, n), np.uint8)
         if flags is not None:
             self._flags[:n] = flags

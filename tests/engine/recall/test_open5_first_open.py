@@ -111,3 +111,26 @@ async def test_a_disk_that_fills_while_the_vectors_stream_leaves_no_partial_snap
     assert not snap.exists() and not list(snap.parent.glob(snap.name + "*"))
     result = await svc.recall("grape note", limit=40)
     assert {h.id for h in result.results if h.vector.rank} >= {f.id for f in facts if "grape" in f.content}
+
+
+async def test_entries_without_a_vector_at_a_streamed_first_open_are_queued_in_index_order(store, make_service):
+    """The streamed open learns which indexed entries have no vector from the same
+    pass that flags the rows: exactly those, in the order a plain load queues them,
+    wait for the backfill (a removed or working entry never does)."""
+    facts = [make_entry(f"fact{i}", f"{WORDS[i % 8]} note {i}") for i in range(30)]
+    scratch = make_entry("scratch", "apple working note", tier=MemoryTier.WORKING)
+    await insert(store, *facts[:20], scratch)
+    seeder = await make_service(snapshot=False)
+    await seeder.embed_pending()
+    await seeder.close()
+    await insert(store, *facts[20:])  # stored after the vectors were made: none yet
+    async with store.transaction() as conn:  # and two of the embedded ones lose theirs
+        await conn.execute("DELETE FROM vectors WHERE entry_id IN (?, ?)", (facts[3].id, facts[11].id))
+    snapshot_path(store.path).unlink(missing_ok=True)
+
+    streamed = await make_service(snapshot_min_entries=1)
+    loaded = await make_service(snapshot=False)
+    want = [f.id for f in facts if f in (facts[3], facts[11]) or f in facts[20:]]
+    assert streamed.open_report.vectors == 18
+    assert sorted(streamed.indexes.backfill.pending) == sorted(want)
+    assert list(streamed.indexes.backfill.pending) == list(loaded.indexes.backfill.pending)
