@@ -346,10 +346,11 @@ class Embedder:
     async def run_in_model_thread(self, fn, *args, threads: Optional[int] = None):
         """Run fn on a model worker, as an interactive job.
 
-        torch keeps one OpenMP thread team per calling thread; a torch scan run from
-        another thread brings a second team spinning on the same 2 cores as the
-        embedding's (measured: query embedding 9.7 ms alone, 18 ms in recall with the
-        scan on another thread). The vector scan therefore runs here."""
+        The vector scan runs here, queued with the embedding jobs rather than beside
+        them: when it was a torch scan, another thread's OpenMP team spun on the same 2
+        cores as the embedding's (query embedding 9.7 ms alone, 18 ms in recall). The
+        int8 scan now spreads over its own stripes (quantized.best_rows), which still
+        should not overlap an embedding batch."""
         return await self._run(fn, *args, threads=threads or QUERY_THREADS)
 
     def close(self) -> None:

@@ -15,7 +15,6 @@ in `backfill.py`; this module runs recall over them and owns the models.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -41,7 +40,6 @@ __all__ = ["ModelStatus", "OpenReport", "RecallService", "snapshot_path"]
 
 
 SNAPSHOT_MIN_ENTRIES = 20_000  # smaller stores rebuild in well under a second
-SCAN_THREADS = int(os.environ.get("ECHO_MEMORY_SCAN_THREADS", "1"))  # see embedder.QUERY_THREADS
 
 
 @dataclass
@@ -123,7 +121,7 @@ class RecallService:
 
     async def _cpu_model_thread(self, fn, *args):
         """The vector scan, on the embedder's thread (see Embedder.run_in_model_thread)."""
-        return await self.indexes.locked(lambda: self.embedder.run_in_model_thread(fn, *args, threads=SCAN_THREADS))
+        return await self.indexes.locked(lambda: self.embedder.run_in_model_thread(fn, *args))
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(coro)
