@@ -409,7 +409,9 @@ _MAX_WORD_SCAN = 8192
 
 
 def _trigger_count(text: str) -> int:
-    return sum(map(_TRIGGER_WORDS.__contains__, _WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower())))
+    """How many different trigger words ``text`` holds: one abbreviation repeated ("NO",
+    read backwards "on") is one word, not evidence of reversed text each time."""
+    return len(_TRIGGER_WORDS.intersection(_WORD_SPLIT_RE.findall(text[:_MAX_WORD_SCAN].lower())))
 
 
 _ROT13_TRIGGERS = frozenset(codecs.encode(w, "rot13") for w in _TRIGGER_WORDS)
@@ -422,7 +424,7 @@ combining dot) and the Kelvin sign (to "k"); a test recomputes the list."""
 
 
 def _hidden_trigger_counts(content: str) -> Optional[tuple[int, int, int]]:
-    """Trigger words in ASCII content as written, after rot13 and reversed, from one
+    """Different trigger words in ASCII content as written, after rot13 and reversed, from one
     word split: rot13 and reversal map each run of letters to one run of letters,
     so a word is a trigger there exactly when its rot13 or reversal is in the sets
     above. Saves encoding and splitting two copies of every clean text. Other
@@ -432,11 +434,11 @@ def _hidden_trigger_counts(content: str) -> Optional[tuple[int, int, int]]:
     head = content[:_MAX_WORD_SCAN]
     if not head.isascii() and any(ch in head for ch in _LOWER_TO_ASCII):
         return None
-    words = _WORD_SPLIT_RE.findall(head.lower())
+    words = set(_WORD_SPLIT_RE.findall(head.lower()))
     return (
-        sum(map(_TRIGGER_WORDS.__contains__, words)),
-        sum(map(_ROT13_TRIGGERS.__contains__, words)),
-        sum(map(_REVERSED_TRIGGERS.__contains__, words)),
+        len(_TRIGGER_WORDS.intersection(words)),
+        len(_ROT13_TRIGGERS.intersection(words)),
+        len(_REVERSED_TRIGGERS.intersection(words)),
     )
 
 
@@ -453,7 +455,7 @@ def decoded_texts(content: str) -> list[tuple[str, int, str]]:
     """(encoding, offset of the encoded span, decoded text) for every encoding that
     decodes to readable text (hex: 12 or more byte pairs, bare or split by spaces,
     colons or ``\\x``), so the rules can read what a model would decode.
-    rot13 and reversed text count only when the result has more trigger words."""
+    rot13 and reversed text count only when the result has more different trigger words."""
     out: list[tuple[str, int, str]] = []
     if "&" in content and ";" in content:
         unescaped = html.unescape(content)

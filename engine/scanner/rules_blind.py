@@ -128,7 +128,8 @@ BLIND_RULES: tuple[Rule, ...] = (
         "hypothetical_without_safety",
         # the model asked to imagine its own safeguards gone, then to answer from there
         rf"\b(?:if|suppose|supposing|imagine|pretend|hypothetically|assume|assuming|what\s+if)\b[^.!?\n]{{0,40}}?\byou\s+"
-        rf"(?:had|have|were|did|didn'?t|did\s+not|lacked)\s+(?:no|not|without|free\s+of|have|any)?\s*(?:any\s+)?(?:\w+\s+)?"
+        # their absence, not any mention: "if you have any dietary restrictions" passes
+        rf"(?:(?:had|have|were)\s+(?:no|not|without|free\s+of)|(?:didn'?t|did\s+not)\s+have|lacked)\s*(?:any\s+)?(?:\w+\s+)?"
         rf"{_LIMITS}"
         rf"|\byour\s+(?:\w+\s+)?{_LIMITS}\s+(?:did\s+not|didn'?t|do\s+not|don'?t|no\s+longer)\s+(?:exist|apply|matter)"
         rf"|\b(?:if|suppose|imagine|pretend|assume|what\s+if)\b[^.!?\n]{{0,20}}?\byour\s+(?:\w+\s+)?{_LIMITS}\s+"

@@ -6,8 +6,9 @@ out of order (``({[HTMLsvg readers | Sure] Sure,].[``), glued to word pieces
 (``githubrelative{[``, ``})\\``). Ordinary text has neither at once: prose has
 few brackets, and code, JSON, LaTeX, URLs and regexes nest theirs properly, line
 by line. So a line is flagged when its brackets are badly out of order
-(crossed pairs count double, stray closers and unclosed openers once; list
-markers "1)" and smileys ":)" are not brackets) and, within a few tokens, two or
+(crossed pairs count double, stray closers and unclosed openers once; smileys
+":)" are not brackets, nor is a list marker "1)" unless it closes an open "(":
+"(n = 36)" and "(… in men)" end their parentheses) and, within a few tokens, two or
 more tokens glue a bracket or symbol to a letter. The line must also be made of
 tokens (word pieces between spaces): mis-decoded binary is disordered too, but
 has almost no spaces. No word list, no data set's tokens: the statistics of the
@@ -22,6 +23,7 @@ _PAIRS = {")": "(", "]": "[", "}": "{"}
 _OPENERS = frozenset(_PAIRS.values())
 _BRACKET = re.compile(r"[()\[\]{}]")
 _MARKERS = re.compile(r"(?:^|(?<=\s))(?:\w{1,3}\)|[:;=8]-?[()\[\]]|\([:;]|\(\s?\))(?=\s|$)")
+_LIST_MARKER = re.compile(r"\w{1,3}\)")
 _GLUED = re.compile(r"[a-z][{}\[\]()<>\\|^`$=~#%*@;]|[{}\[\]()<>\\|^`$=~#%*@;][a-z]")
 _TOKEN = re.compile(r"\S+")
 DISORDER_MIN = 4
@@ -36,11 +38,18 @@ WINDOW = 16
 """Tokens in the window the glued tokens must share (a suffix is ~20 tokens)."""
 
 
-def bracket_disorder(line: str) -> int:
-    """2 per crossed pair (``{]``), 1 per stray closer and per opener left unclosed."""
+def bracket_disorder(line: str, markers: frozenset[int] = frozenset()) -> int:
+    """2 per crossed pair (``{]``), 1 per stray closer and per opener left unclosed; a
+    closer at one of ``markers`` (a list marker's offset) counts only if it closes a "(".
+    """
     stack: list[str] = []
     score = 0
-    for ch in _BRACKET.findall(line):
+    for found in _BRACKET.finditer(line):
+        ch = found.group()
+        if found.start() in markers:
+            if stack and stack[-1] == "(":
+                stack.pop()
+            continue
         if ch in _OPENERS:
             stack.append(ch)
         elif ch in _PAIRS:
@@ -69,9 +78,12 @@ def _suspicious_span(line: str) -> Optional[tuple[int, int]]:
     """Where in ``line`` the glued tokens of a badly ordered run lie, if the line is one."""
     if len(_BRACKET.findall(line)) < _BRACKETS_MIN:
         return None
-    clean = _MARKERS.sub(lambda m: " " * len(m.group()), line)
-    if bracket_disorder(clean) < DISORDER_MIN:
+    markers = _MARKERS.finditer(line)
+    lists = frozenset(m.end() - 1 for m in markers if _LIST_MARKER.fullmatch(m.group()))
+    smileys = _MARKERS.sub(lambda m: m.group() if m.end() - 1 in lists else " " * len(m.group()), line)
+    if bracket_disorder(smileys, lists) < DISORDER_MIN:
         return None
+    clean = _MARKERS.sub(lambda m: " " * len(m.group()), line)
     tokens = list(_TOKEN.finditer(clean))
     if len(clean.strip()) > TOKEN_CHARS_MAX * len(tokens):  # binary noise or minified code: no token structure
         return None

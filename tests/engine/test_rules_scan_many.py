@@ -79,7 +79,8 @@ def test_with_the_learned_layer_off_scan_many_says_only_the_rules_ran(tmp_path):
 
 
 def _trigger_count(text: str) -> int:
-    return sum(w in _TRIGGER_WORDS for w in _WORD_SPLIT_RE.findall(text.lower()))
+    """Different trigger words (one word repeated counts once)."""
+    return len(_TRIGGER_WORDS.intersection(_WORD_SPLIT_RE.findall(text.lower())))
 
 
 words = st.sampled_from(
@@ -93,7 +94,7 @@ words = st.sampled_from(
 @given(st.lists(words, min_size=1, max_size=12), st.sampled_from([" ", ", ", ". ", "_"]))
 def test_rot13_and_reversed_text_are_decoded_exactly_when_they_hold_more_trigger_words(chosen, sep):
     """Decoding is skipped cheaply for clean text; it must still happen in every case the
-    rule "two more trigger words than the text as written" asks for."""
+    rule "two more different trigger words than the text as written" asks for."""
     text = sep.join(chosen)
     here = _trigger_count(text)
     found = {how for how, _, _ in decoded_texts(text)}
