@@ -492,7 +492,9 @@ _EN_CORE: tuple[Rule, ...] = (
         r"(?:the\s+user'?s\s+|the\s+|this\s+|our\s+|my\s+|your\s+|their\s+)?(?:entire\s+|full\s+|whole\s+)?"
         r"(?:(?:conversation|chat|message|browsing|search)\s+(?:history|logs?|transcripts?)|conversations?|chats?|"
         r"memor(?:y|ies))\b[^.\n]{0,40}?\bto\s+\S+@\S+"
-        r"|!\[[^\]\n]*\]\([^)\n]*(?:\{|<|%7b|\$\(|\$\{)",
+        # a markdown image whose address holds a placeholder for the model to fill
+        # ({…}, <data>, $(…)); "<9.0" in a badge's version range is not one
+        r"|!\[[^\]\n]*\]\([^)\n]*(?:\{|<[^\W\d]|%7b|%3c[^\W\d]|\$\(|\$\{)",
         "http|www.|ftp:|ngrok|requestbin|burpcollaborator|pipedream|webhook|@|![",
     ),
     _rule(
