@@ -7,11 +7,11 @@ out of order (``({[HTMLsvg readers | Sure] Sure,].[``), glued to word pieces
 few brackets, and code, JSON, LaTeX, URLs and regexes nest theirs properly, line
 by line. So a line is flagged when its brackets are badly out of order
 (crossed pairs count double, stray closers and unclosed openers once; smileys
-":)" are not brackets, nor is a list marker "1)" unless it closes an open "(":
-"(n = 36)" and "(… in men)" end their parentheses) and, within a few tokens, two or
-more tokens glue a bracket or symbol to a letter. The line must also be made of
-tokens (word pieces between spaces): mis-decoded binary is disordered too, but
-has almost no spaces. No word list, no data set's tokens: the statistics of the
+":)" and intervals "[0, n)" are not brackets, nor is a list marker "1)" unless it
+closes an open "(": "(n = 36)" and "(… in men)" end their parentheses) and, within a
+few tokens, two or more tokens glue a bracket or symbol to a letter. The line must
+also be made of tokens (word pieces between spaces): mis-decoded binary is
+disordered too, but has almost no spaces. No word list, no data set's tokens: the statistics of the
 run alone."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ _OPENERS = frozenset(_PAIRS.values())
 _BRACKET = re.compile(r"[()\[\]{}]")
 _MARKERS = re.compile(r"(?:^|(?<=\s))(?:\w{1,3}\)|[:;=8]-?[()\[\]]|\([:;]|\(\s?\))(?=\s|$)")
 _LIST_MARKER = re.compile(r"\w{1,3}\)")
+_INTERVAL = re.compile(r"[\[(]\s*[-+]?[\w.]+\s*,\s*[-+]?[\w.]+\s*[\])](?![\w(\[{])")
 _GLUED = re.compile(r"[a-z][{}\[\]()<>\\|^`$=~#%*@;]|[{}\[\]()<>\\|^`$=~#%*@;][a-z]")
 _TOKEN = re.compile(r"\S+")
 DISORDER_MIN = 4
@@ -78,9 +79,10 @@ def _suspicious_span(line: str) -> Optional[tuple[int, int]]:
     """Where in ``line`` the glued tokens of a badly ordered run lie, if the line is one."""
     if len(_BRACKET.findall(line)) < _BRACKETS_MIN:
         return None
-    markers = _MARKERS.finditer(line)
+    plain = _INTERVAL.sub(lambda m: " " * len(m.group()), line)  # "[1, 2)", "(0, n]": intervals, not nesting
+    markers = _MARKERS.finditer(plain)
     lists = frozenset(m.end() - 1 for m in markers if _LIST_MARKER.fullmatch(m.group()))
-    smileys = _MARKERS.sub(lambda m: m.group() if m.end() - 1 in lists else " " * len(m.group()), line)
+    smileys = _MARKERS.sub(lambda m: m.group() if m.end() - 1 in lists else " " * len(m.group()), plain)
     if bracket_disorder(smileys, lists) < DISORDER_MIN:
         return None
     clean = _MARKERS.sub(lambda m: " " * len(m.group()), line)

