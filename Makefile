@@ -71,9 +71,11 @@ eval: install
 train-scanner: install
 	$(PY) -m benchmarks.train_scanner
 
-# Leave-one-source-out detection and false positives of the whole scanner (JSON).
+# Leave-one-source-out detection and false positives of the whole scanner (JSON), then
+# its refusals on benign chat, science and documentation it never saw (results/scanner-benign.json).
 scanner-eval: install
 	$(PY) -m benchmarks.scanner_eval | tee scanner-eval.json
+	$(PY) -m benchmarks.scanner_benign
 
 screenshots: install
 	$(PY) -m benchmarks.screenshots
