@@ -405,7 +405,8 @@ _EN_CORE: tuple[Rule, ...] = (
     _rule(
         "system_override",
         "fake_boundary",
-        r"(?:={3,}|-{5,}|\#{3,}|\*{3,})\s*(?:end|stop|begin|start)\b"
+        # on one line: "===== END =====", not a section's underline above a word ("-----\nstart : int")
+        r"(?:={3,}|-{5,}|\#{3,}|\*{3,})[^\S\n]*(?:end|stop|begin|start)\b"
         r"|(?:\\n\s*){4,}",
         "===|-----|###|***|\\n",
     ),
