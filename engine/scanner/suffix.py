@@ -11,8 +11,8 @@ by line. So a line is flagged when its brackets are badly out of order
 closes an open "(": "(n = 36)" and "(… in men)" end their parentheses) and, within a
 few tokens, two or more tokens glue a bracket or symbol to a letter. The line must
 also be made of tokens (word pieces between spaces): mis-decoded binary is
-disordered too, but has almost no spaces. No word list, no data set's tokens: the statistics of the
-run alone."""
+disordered too, but has almost no spaces. No word list, no data set's tokens: the
+statistics of the run alone."""
 
 from __future__ import annotations
 
@@ -79,11 +79,12 @@ def _suspicious_span(line: str) -> Optional[tuple[int, int]]:
     """Where in ``line`` the glued tokens of a badly ordered run lie, if the line is one."""
     if len(_BRACKET.findall(line)) < _BRACKETS_MIN:
         return None
-    plain = _INTERVAL.sub(lambda m: " " * len(m.group()), line)  # "[1, 2)", "(0, n]": intervals, not nesting
-    markers = _MARKERS.finditer(plain)
-    lists = frozenset(m.end() - 1 for m in markers if _LIST_MARKER.fullmatch(m.group()))
-    smileys = _MARKERS.sub(lambda m: m.group() if m.end() - 1 in lists else " " * len(m.group()), plain)
-    if bracket_disorder(smileys, lists) < DISORDER_MIN:
+    # The brackets that count: intervals ("[1, 2)", "(0, n]") and smileys blanked; list
+    # markers kept where they are, for bracket_disorder to judge by what they close.
+    plain = _INTERVAL.sub(lambda m: " " * len(m.group()), line)
+    lists = frozenset(m.end() - 1 for m in _MARKERS.finditer(plain) if _LIST_MARKER.fullmatch(m.group()))
+    counted = _MARKERS.sub(lambda m: m.group() if m.end() - 1 in lists else " " * len(m.group()), plain)
+    if bracket_disorder(counted, lists) < DISORDER_MIN:
         return None
     clean = _MARKERS.sub(lambda m: " " * len(m.group()), line)
     tokens = list(_TOKEN.finditer(clean))
