@@ -532,10 +532,10 @@ async def engine_reads(db: Path, repeats: int) -> dict[str, object]:
     """What the browser's reads cost in the engine, without the UI: each jump as the
     browser now does it (keyset) beside the LIMIT/OFFSET read it replaced, same store,
     same run. ms per read (count included where the browser counts)."""
-    from engine import EntryFilter, MemoryEngine, MemoryTier
+    from engine import EntryFilter, MemoryEngine, MemoryTier, ladder_step
 
     engine = await MemoryEngine.open(db, clock=lambda: NOW, read_only=True)
-    step, size = 1000, 100
+    size = 100
     archival = EntryFilter(tier=MemoryTier.ARCHIVAL)
 
     async def timed(fn) -> list[float]:
@@ -548,7 +548,7 @@ async def engine_reads(db: Path, repeats: int) -> dict[str, object]:
 
     try:
         total = await engine.count_entries()
-        middle = total // 2
+        middle, step = total // 2, ladder_step(total)  # the browser's step
 
         async def last_keyset() -> None:
             await engine.page_entries(None, "updated_at", True, size, backward=True, matching=total)

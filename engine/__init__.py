@@ -33,6 +33,7 @@ from .models import (
     ProvenanceLevel,
     ScanResult,
 )
+from .paging import ladder_step
 from .query import EpisodeQuery, parse_entry_filter, parse_episode_filter, parse_time
 from .scanner import (
     LearnedStatus,
@@ -94,4 +95,5 @@ __all__ = [
     "parse_entry_filter",
     "parse_episode_filter",
     "parse_time",
+    "ladder_step",
 ]

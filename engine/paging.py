@@ -11,6 +11,7 @@ are no NULLs to place.
 Reaching an arbitrary row (a dragged scrollbar) uses a key ladder: the key of every
 `step`-th row, read once per sort and filter as a chain of seeks along the index; a
 row is then a seek from the rung below it plus fewer than `step` skipped index entries.
+:func:`ladder_step` spaces the rungs so a ladder has at most LADDER_RUNGS of them.
 
 A row inserted between two page reads shows up in the next read if it sorts after the
 key that read starts from, and never twice; a row deleted in between is simply absent.
@@ -33,6 +34,19 @@ SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "la
 SORT_SMALL = 2000
 
 Key = tuple[Any, str]  # (raw sort-column value, id): where a seek starts
+
+MIN_LADDER_STEP = 1000
+LADDER_RUNGS = 200
+"""At most this many rungs in a key ladder. Each rung is one read, a trip to the store's
+thread (~0.15 ms), on top of the index walk every ladder makes once (~0.1 s per million
+rows): at a million rows 1,000 rungs took 0.27 s, 200 take 0.15 s. A seek then skips up
+to 5,000 index entries instead of 1,000, ~0.3 ms more."""
+
+
+def ladder_step(total: int) -> int:
+    """Rows between rungs for a list of `total` rows: MIN_LADDER_STEP, or as many as keep
+    the ladder within LADDER_RUNGS rungs."""
+    return max(MIN_LADDER_STEP, -(-total // LADDER_RUNGS))
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,13 @@ visible line with `render_line`, like Toolong does for logs. Opening on 100k
 entries costs one count and one page.
 
 Pages are keyset reads (engine/paging.py), never OFFSET over the table: a page
-next to a loaded one seeks from that page's edge key; the first and the last
-LADDER_STEP rows are read from either end; any other row (a dragged scrollbar,
-a cursor kept deep in the list across a reload) seeks from a key ladder, the key
-of every LADDER_STEP-th row, read in one index scan the first time it is needed
-for a sort and filter. The ladder beats count-then-seek: SQLite cannot count an
-index range without walking it, so each seek would cost a scan anyway.
+next to a loaded one seeks from that page's edge key; the rows within a ladder step
+(engine.ladder_step: 1,000, more in a list of over 200,000) of either end are read
+from that end; any other row (a dragged scrollbar, a cursor kept deep in the list
+across a reload) seeks from a key ladder, the key of every step-th row, read in one
+index walk the first time it is needed for a sort and filter. The ladder beats
+count-then-seek: SQLite cannot count an index range without walking it, so each seek
+would cost a scan anyway.
 
 Why so long: one widget, one job (a virtual table over the store); its paging, caches
 and line rendering share the page and cursor state, and the column table is data.
@@ -37,7 +38,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine import EntryFilter, MemoryEntry, MemoryTier, MemoryType
+from engine import EntryFilter, MemoryEntry, MemoryTier, MemoryType, ladder_step
 
 from .. import keys, lagprobe
 from ..failures import ENGINE_FAILURES
@@ -45,7 +46,6 @@ from ..format import PROVENANCE, TIER_COLOURS, age
 from ..messages import EntryHighlighted
 
 PAGE_SIZE = 100
-LADDER_STEP = 1000  # rows between ladder keys: a seek skips fewer than this many index entries
 
 
 @dataclass(frozen=True)
@@ -298,33 +298,34 @@ class EntryBrowser(ScrollView, can_focus=True):
         either end of the list, else from the key ladder."""
         start = page * PAGE_SIZE
         limit = max(0, min(PAGE_SIZE, total - start))
+        step = ladder_step(total)
         before, after = known.get(page - 1), known.get(page + 1)
         seek: dict[str, Any]
         if before is not None and before.last is not None:
             seek = {"anchor": before.last}
         elif after is not None and after.first is not None:
             seek = {"anchor": after.first, "backward": True}
-        elif start < LADDER_STEP:
+        elif start < step:
             seek = {"skip": start}
-        elif total - start <= LADDER_STEP:
+        elif total - start <= step:
             seek = {"backward": True, "skip": total - start - limit}
         else:
-            ladder = await self._ladder_for(engine, generation, q, total)
-            rung = min(start // LADDER_STEP, len(ladder))
-            seek = {"anchor": ladder[rung - 1] if rung else None, "skip": start - rung * LADDER_STEP}
+            ladder = await self._ladder_for(engine, generation, q, total, step)
+            rung = min(start // step, len(ladder))
+            seek = {"anchor": ladder[rung - 1] if rung else None, "skip": start - rung * step}
         got = await engine.page_entries(q.flt, q.sort, q.descending, limit, matching=total, **seek)
         entries = got.entries
         origins = await engine.entry_origins(e.id for e in entries)  # the page's in one query
         rows = [Row(e, engine.effective_importance(e), origins[e.id].origin if e.id in origins else "") for e in entries]
         return Loaded(rows, got.first, got.last)
 
-    async def _ladder_for(self, engine: Any, generation: int, q: Query, total: int) -> list:
+    async def _ladder_for(self, engine: Any, generation: int, q: Query, total: int, step: int) -> list:
         """The key ladder for this generation, read once and shared by every page that needs it
         (shielded: a cancelled page load does not cancel the others' read)."""
         held = self._ladder
         failed = held is not None and held[1].done() and (held[1].cancelled() or held[1].exception() is not None)
         if held is None or held[0] != generation or failed:  # a failed read is tried again
-            read = engine.key_ladder(q.flt, q.sort, q.descending, LADDER_STEP, matching=total)
+            read = engine.key_ladder(q.flt, q.sort, q.descending, step, matching=total)
             self._ladder = (generation, asyncio.ensure_future(read))
         return await asyncio.shield(self._ladder[1])
 

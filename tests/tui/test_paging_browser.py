@@ -22,12 +22,12 @@ from benchmarks.tui_bench import stall_causes
 from echo_memory_tui import collector
 from echo_memory_tui.lagprobe import LagProbe, summary
 from echo_memory_tui.screens.dialogs import DECAY_PREVIEW_ROWS
-from echo_memory_tui.widgets.browser import LADDER_STEP, EntryBrowser
-from engine import EntryFilter, MemoryEngine, MemoryTier
+from echo_memory_tui.widgets.browser import EntryBrowser
+from engine import EntryFilter, MemoryEngine, MemoryTier, ladder_step, paging
 
 from .conftest import SIZE, decay_preview_open, frozen_clock, wait_until
 
-ENTRIES = 2 * LADDER_STEP + 700  # the middle of it is reachable only through the ladder
+ENTRIES = 2 * paging.MIN_LADDER_STEP + 700  # the middle of it is reachable only through the ladder
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -101,7 +101,37 @@ async def test_every_jump_shows_the_sorted_rows_without_a_long_offset(big_db, ma
         await expect(flt)
         await engine.store.conn.set_trace_callback(None)
         offsets = [int(n) for sql in statements for n in re.findall(r"OFFSET (\d+)", sql)]
-        assert offsets and max(offsets) < LADDER_STEP, [s for s in statements if "OFFSET" in s][-3:]
+        assert offsets and max(offsets) < ladder_step(ENTRIES), [s for s in statements if "OFFSET" in s][-3:]
+
+
+async def test_a_long_list_spaces_its_ladder_so_a_drag_costs_few_reads(big_db, make_app, monkeypatch):
+    """A ladder read costs a trip to the store per rung: on a list of a million rows a
+    thousand-row step made 1,000 of them before a dragged scrollbar showed anything. The
+    rungs are spaced to stay within paging.LADDER_RUNGS. Scaled down here (at least 100 rows
+    a step, at most 4 rungs: a step of 675, where the minimum alone would make 27 rungs),
+    the drag still shows the sorted rows, the ladder takes at most 4 reads and one that
+    finds no fifth rung, and no read skips a whole step."""
+    monkeypatch.setattr(paging, "MIN_LADDER_STEP", 100)
+    monkeypatch.setattr(paging, "LADDER_RUNGS", 4)
+    step = ladder_step(ENTRIES)
+    assert step == -(-ENTRIES // 4) > paging.MIN_LADDER_STEP
+    app = make_app(big_db)
+    async with app.run_test(size=SIZE) as pilot:
+        browser = app.query_one(EntryBrowser)
+        await settled(pilot, browser)
+        engine = app.engine
+        statements: list[str] = []
+        await engine.store.conn.set_trace_callback(statements.append)
+        browser.scroll_to(y=ENTRIES // 2 + 37, animate=False)  # more than a step from either end
+        await settled(pilot, browser)
+        await engine.store.conn.set_trace_callback(None)
+        full = await engine.list_entries(EntryFilter(), order_by=browser.sort, descending=browser.descending)
+        top = int(browser.scroll_y)
+        assert on_screen(browser) == [e.id for e in full[top : top + len(on_screen(browser))]]
+        rungs = [sql for sql in statements if re.search(r"LIMIT 1 OFFSET \d+$", sql)]
+        assert 2 <= len(rungs) <= 5, rungs
+        offsets = [int(n) for sql in statements for n in re.findall(r"OFFSET (\d+)", sql)]
+        assert max(offsets) < step, offsets
 
 
 async def write_from_outside(db: Path, mode: str, count: int) -> None:
