@@ -27,7 +27,8 @@ So the programs are kept in ``regex-programs.marshal`` beside this file, each wi
 words its matches need (``required.py``, read off the same parse, for the gate index),
 written by ``make install`` (:func:`write_programs`) and read on import: a pattern found
 there is handed to the regex engine's own constructor, which checks the program, without
-being parsed. The file is keyed by the interpreter's version and the sources of this
+being parsed. The gate groups the per-language tables build at import (:func:`gate_group`,
+~160 more parses, ~0.1 s) are kept there too. The file is keyed by the interpreter's version and the sources of this
 module and ``required.py``; a pattern not in it (a rule edited since) is compiled as
 above, and a file that is missing, foreign or damaged is ignored.
 """
@@ -67,8 +68,10 @@ _Program = tuple[int, list[int], int, dict[str, int], tuple[Optional[str], ...]]
 # pattern -> its program and the words its matches contain, way by way (required.words_of),
 # both read off one parse
 _Entry = tuple[_Program, required.Ways]
-_stored: Optional[dict[str, _Entry]] = None  # read from PROGRAMS on the first compile
+# (pattern -> entry, gate pattern -> its gate group), read from PROGRAMS on first use
+_stored: Optional[tuple[dict[str, _Entry], dict[str, str]]] = None
 _made: dict[str, _Entry] = {}  # every entry this process compiled or read, for write_programs
+_made_gates: dict[str, str] = {}  # every gate group this process worked out or read, likewise
 parsed_here = 0  # patterns this process parsed because PROGRAMS did not have them
 
 
@@ -76,7 +79,7 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the module is used
     """``re.compile(pattern)``, searching faster where the first character of a match is known."""
     global parsed_here
     if _INTERNALS:
-        entry = _stored_programs().get(pattern)
+        entry = _stored_tables()[0].get(pattern)
         if entry is not None:
             try:
                 compiled = _sre.compile(pattern, *entry[0])
@@ -101,36 +104,49 @@ def compile(pattern: str) -> re.Pattern[str]:  # noqa: A001 - the module is used
 def required_words(pattern: str) -> required.Ways:
     """The groups of words each way of matching ``pattern`` contains (engine/scanner/required.py),
     from PROGRAMS or this process's compile when they have the pattern, else parsed here."""
-    entry = _made.get(pattern) or _stored_programs().get(pattern)
+    entry = _made.get(pattern) or _stored_tables()[0].get(pattern)
     if entry is not None:
         return entry[1]
     return required.words_of(_parser.parse(pattern, 0))
 
 
 def _header() -> tuple[str, str, str]:
-    """What the stored entries depend on: the interpreter, this module and required.py."""
+    """What the stored tables depend on: the interpreter, this module and required.py."""
     this, words = (hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in (__file__, required.__file__ or ""))
     return sys.version, this, words
 
 
-def _stored_programs() -> dict[str, _Entry]:
+def gate_group(pattern: str) -> str:
+    """:func:`required.gate_group` of ``pattern`` (the rule tables build gates with it at
+    import), from PROGRAMS or this process's earlier call when they have it, else parsed here."""
+    global parsed_here
+    group = _made_gates.get(pattern) or _stored_tables()[1].get(pattern)
+    if group is None:
+        parsed_here += 1
+        group = required.gate_group(_parser.parse(pattern, 0), pattern)
+    _made_gates[pattern] = group
+    return group
+
+
+def _stored_tables() -> tuple[dict[str, _Entry], dict[str, str]]:
     global _stored
     if _stored is None:
-        _stored = {}
+        _stored = ({}, {})
         try:
-            header, table = marshal.loads(PROGRAMS.read_bytes())
-            if header == _header() and isinstance(table, dict):
-                _stored = table
+            header, table, gates = marshal.loads(PROGRAMS.read_bytes())
+            if header == _header() and isinstance(table, dict) and isinstance(gates, dict):
+                _stored = (table, gates)
         except (OSError, EOFError, ValueError, TypeError):  # missing, damaged or another layout
             pass
     return _stored
 
 
 def write_programs() -> int:
-    """Write every program this process has compiled (import ``engine.scanner`` first) to
-    PROGRAMS (engine.files.atomic_write: a kill leaves the old file or the new). Returns how many."""
+    """Write every program and gate group this process has compiled or worked out (import
+    ``engine.scanner`` first) to PROGRAMS (engine.files.atomic_write: a kill leaves the old
+    file or the new). Returns how many programs."""
     table = dict(sorted(_made.items()))
-    atomic_write(PROGRAMS, marshal.dumps((_header(), table)), backup=False)
+    atomic_write(PROGRAMS, marshal.dumps((_header(), table, dict(sorted(_made_gates.items())))), backup=False)
     return len(table)
 
 

@@ -11,6 +11,9 @@ for each alternative of a pattern's top-level branch on its own (a match is one 
 them). The gate index makes one gate of the rule's own groups plus each alternative's,
 and runs the regex where one of them passes: by construction the same matches, sooner.
 
+:func:`gate_group` reads a pattern the other way, for a gate written by a rule table
+(``rules_agent_intl.py``): one group of strings, one of which every match holds.
+
 The reading is conservative: anything it does not understand (a character class with
 categories, a back-reference, case folding) contributes no word, never a wrong one.
 Zero-width assertions contribute nothing: their text is not part of the match.
@@ -197,3 +200,43 @@ def _repeat(low: int, high: int, sub: Any) -> _Info:
     if low == high == 1:
         return info
     return _Info(None, _all_groups(info))
+
+
+def gate_group(parsed: Any, pattern: str) -> str:
+    """A hand-written gate group ("a|b|c") for the parsed ``pattern``: literal strings one
+    of which every match holds (for each alternative, the longest literal run it cannot
+    skip, looking into required groups and alternations). The per-language tables
+    (``rules_agent_intl.py``) gate each part of a construction on it. Raises when an
+    alternative has none."""
+    found = _needs(list(parsed))
+    if not found:
+        raise ValueError(f"no literal word to gate on in {pattern[:80]!r}")
+    return "|".join(sorted(found))
+
+
+def _needs(items: list) -> Optional[set[str]]:
+    """The best set of strings one of which a match of the sequence ``items`` holds."""
+    best: Optional[set[str]] = None
+    run = ""
+
+    def offer(candidate: Optional[set[str]]) -> None:
+        nonlocal best
+        if candidate and all(len(w) >= 2 for w in candidate):
+            if best is None or min(map(len, candidate)) > min(map(len, best)):
+                best = candidate
+
+    for op, arg in items + [(None, None)]:
+        name = str(op)
+        if name == "LITERAL":
+            run += chr(arg)
+            continue
+        offer({run} if run else None)
+        run = ""
+        if name == "SUBPATTERN":
+            offer(_needs(list(arg[-1])))
+        elif name == "BRANCH":
+            branches = [_needs(list(b)) for b in arg[1]]
+            offer(None if any(b is None for b in branches) else set().union(*branches))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and arg[0] >= 1:
+            offer(_needs(list(arg[2])))
+    return best

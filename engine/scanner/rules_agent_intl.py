@@ -23,7 +23,7 @@ expenses, a surprise kept out of a shared calendar, a story about a rogue AI, a 
 rule that deletes old snapshots (``tests/adversarial/test_rules9_intl_*.py``).
 
 Gaps are bounded and never cross a sentence end (a dot inside an address does not end
-one); every rule is gated on its parts' literal words (``_gate``), so its regex runs only
+one); every rule is gated on its parts' literal words (``fastre.gate_group``), so its regex runs only
 on text in its language that holds them.
 """
 
@@ -33,7 +33,7 @@ import unicodedata
 from itertools import permutations
 from typing import NamedTuple
 
-from .fastre import _parser
+from .fastre import gate_group
 from .rule_base import Rule, _rule
 from .rules_multilingual_poisoning import to_destination
 
@@ -72,44 +72,6 @@ class Agent(NamedTuple):
     output: str  # dictated output: a link in every answer, "when asked about X always say …"
 
 
-def words(pattern: str) -> str:
-    """A gate group for ``pattern``: literal strings one of which every match holds (for
-    each alternative, the longest literal run it cannot skip, looking into required
-    groups and alternations). Raises when an alternative has none."""
-    found = _needs(list(_parser.parse(pattern, 0)))
-    if not found:
-        raise ValueError(f"no literal word to gate on in {pattern[:80]!r}")
-    return "|".join(sorted(found))
-
-
-def _needs(items: list) -> "set[str] | None":
-    """The best set of strings one of which a match of the sequence ``items`` holds."""
-    best: "set[str] | None" = None
-    run = ""
-
-    def offer(candidate: "set[str] | None") -> None:
-        nonlocal best
-        if candidate and all(len(w) >= 2 for w in candidate):
-            if best is None or min(map(len, candidate)) > min(map(len, best)):
-                best = candidate
-
-    for op, arg in items + [(None, None)]:
-        name = str(op)
-        if name == "LITERAL":
-            run += chr(arg)
-            continue
-        offer({run} if run else None)
-        run = ""
-        if name == "SUBPATTERN":
-            offer(_needs(list(arg[-1])))
-        elif name == "BRANCH":
-            branches = [_needs(list(b)) for b in arg[1]]
-            offer(None if any(b is None for b in branches) else set().union(*branches))
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and arg[0] >= 1:
-            offer(_needs(list(arg[2])))
-    return best
-
-
 def _agent_rules(lang: str, a: Agent) -> tuple[Rule, ...]:
     """The rules of one language (its table NFKC-normalised, as the views are)."""
     a = Agent(*(unicodedata.normalize("NFKC", field) for field in a))
@@ -117,7 +79,7 @@ def _agent_rules(lang: str, a: Agent) -> tuple[Rule, ...]:
     out: list[Rule] = []
 
     def add(family: str, name: str, pattern: str, *gates: str) -> None:
-        out.append(_rule(family, f"{name}_{lang}", pattern, " & ".join(words(g) for g in gates)))
+        out.append(_rule(family, f"{name}_{lang}", pattern, " & ".join(gate_group(g) for g in gates)))
 
     if a.addressed:
         add("tool_output_instruction", "addressed_to_the_assistant", a.addressed, a.addressed)

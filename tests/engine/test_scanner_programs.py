@@ -1,6 +1,7 @@
-"""The rule regexes are read from the programs file make install writes, not parsed at
-every process start (~0.6 s of each app start and one-shot CLI command before), and a
-missing, foreign or damaged file only costs that time again: the rules still refuse."""
+"""The rule regexes, and the gate groups the per-language tables build from patterns, are
+read from the programs file make install writes, not parsed at every process start (~0.6 s
+and ~0.1 s of each app start and one-shot CLI command before), and a missing, foreign or
+damaged file only costs that time again: the rules still refuse."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 
 import pytest
 
-from engine.scanner import fastre, scan_rules
+from engine.scanner import fastre, required, scan_rules
 
 from ..conftest import REPO
 
@@ -20,18 +21,25 @@ PATTERN = r"\b(?:ignore|disregard)\s+(?:all\s+)?(?P<what>previous|prior)\s+instr
 
 def test_a_fresh_process_reads_every_rule_program_instead_of_parsing_it():
     assert fastre.PROGRAMS.exists(), f"{fastre.PROGRAMS} is missing: make install writes it"
-    code = "from engine.scanner import fastre, scan_rules; print(fastre.parsed_here, len(fastre._made), scan_rules(%r).blocked)"
+    code = (
+        "from engine.scanner import fastre, scan_rules; "
+        "print(fastre.parsed_here, len(fastre._made), len(fastre._made_gates), scan_rules(%r).blocked)"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code % ATTACK], cwd=REPO, capture_output=True, text=True, timeout=120, check=True
     ).stdout.split()
-    parsed, programs, ok = int(out[0]), int(out[1]), out[2]
-    assert programs > 500 and parsed == 0, f"{parsed} of {programs} rule patterns parsed: is {fastre.PROGRAMS.name} stale?"
+    parsed, programs, gates, ok = int(out[0]), int(out[1]), int(out[2]), out[3]
+    assert programs > 500 and gates > 100, (programs, gates)
+    assert parsed == 0, f"{parsed} of {programs + gates} patterns parsed: is {fastre.PROGRAMS.name} stale?"
     assert ok == "True", "the attack was not refused"
 
 
-def test_the_stored_programs_are_the_ones_the_patterns_compile_to():
-    _, table = marshal.loads(fastre.PROGRAMS.read_bytes())
+def test_the_stored_programs_and_gates_are_the_ones_the_patterns_give():
+    _, table, gates = marshal.loads(fastre.PROGRAMS.read_bytes())
     assert table and all(fastre._entry(pattern) == entry for pattern, entry in table.items())
+    assert gates and all(
+        required.gate_group(fastre._parser.parse(pattern, 0), pattern) == group for pattern, group in gates.items()
+    )
 
 
 @pytest.fixture
@@ -43,13 +51,13 @@ def programs_file(tmp_path, monkeypatch):
     return path
 
 
-def _stored(path, header, table) -> None:
-    path.write_bytes(marshal.dumps((header, table)))
+def _stored(path, header, table, gates=None) -> None:
+    path.write_bytes(marshal.dumps((header, table, gates or {})))
 
 
 @pytest.mark.parametrize(
     "damage",
-    ["garbage", "another interpreter", "a program the regex engine refuses"],
+    ["garbage", "another interpreter", "the layout before gate groups", "a program the regex engine refuses"],
 )
 def test_a_damaged_or_foreign_programs_file_is_ignored(programs_file, damage):
     good, words = fastre._entry(PATTERN)
@@ -57,6 +65,8 @@ def test_a_damaged_or_foreign_programs_file_is_ignored(programs_file, damage):
         programs_file.write_bytes(b"\x00not a marshal stream")
     elif damage == "another interpreter":
         _stored(programs_file, ("2.7.18", "0" * 64, "0" * 64), {PATTERN: (good, words)})
+    elif damage == "the layout before gate groups":
+        programs_file.write_bytes(marshal.dumps((fastre._header(), {PATTERN: (good, words)})))
     else:
         flags, code, groups, groupindex, indexgroup = good
         refused = (flags, code[: len(code) // 2], groups, groupindex, indexgroup)
@@ -75,3 +85,13 @@ def test_a_stored_program_is_used_as_it_is(programs_file):
     compiled = fastre.compile(PATTERN)
     assert fastre.parsed_here == before
     assert compiled.search("disregard prior instructions").group("what") == "prior"
+
+
+def test_a_gate_group_missing_from_the_file_is_worked_out_the_same(programs_file, monkeypatch):
+    gate = r"(?:ignore|disregard)\s+(?:all\s+)?(?:previous|prior)"
+    monkeypatch.setattr(fastre, "_made_gates", {})
+    _stored(programs_file, fastre._header(), {}, {gate: "disregard|ignore"})
+    before = fastre.parsed_here
+    assert fastre.gate_group(gate) == "disregard|ignore" and fastre.parsed_here == before
+    other = r"(?:forget|drop)\s+\w+"
+    assert fastre.gate_group(other) == "drop|forget" and fastre.parsed_here == before + 1
