@@ -520,16 +520,12 @@ class Store:
             yield self.conn
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[tuple]:
-        """Every row, in one trip to the connection's thread: a cursor's execute, fetch and
-        close are three, each a wake-up of this loop (~0.15 ms apiece; a key ladder of a
-        thousand rungs spent over half its time there)."""
-        async with self._lock.hold():
-            return cast(list[tuple], list(await self.conn.execute_fetchall(sql, tuple(params))))  # rows are tuples
+        async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
+            return cast(list[tuple], list(await cur.fetchall()))  # no row_factory: rows are tuples
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Optional[tuple]:
-        """The first row, or None: for a query of one row or a few (it reads them all)."""
-        rows = await self.fetchall(sql, params)
-        return rows[0] if rows else None
+        async with self._lock.hold(), self.conn.execute(sql, tuple(params)) as cur:
+            return cast(Optional[tuple], await cur.fetchone())
 
     async def get_entry(self, entry_id: str) -> Optional[MemoryEntry]:
         row = await self.fetchone(f"SELECT {ENTRY_COLUMNS} FROM entries WHERE id=?", (entry_id,))
