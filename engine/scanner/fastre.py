@@ -28,9 +28,10 @@ words its matches need (``required.py``, read off the same parse, for the gate i
 written by ``make install`` (:func:`write_programs`) and read on import: a pattern found
 there is handed to the regex engine's own constructor, which checks the program, without
 being parsed. The gate groups the per-language tables build at import (:func:`gate_group`,
-~160 more parses, ~0.1 s) are kept there too. The file is keyed by the interpreter's version and the sources of this
-module and ``required.py``; a pattern not in it (a rule edited since) is compiled as
-above, and a file that is missing, foreign or damaged is ignored.
+~160 more parses, ~0.1 s) are kept there too. The file is keyed by the interpreter's
+version and the sources of this module and ``required.py``; a pattern not in it (a rule
+edited since) is compiled as above, and a file that is missing, foreign or damaged is
+ignored.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ expenses, a surprise kept out of a shared calendar, a story about a rogue AI, a 
 rule that deletes old snapshots (``tests/adversarial/test_rules9_intl_*.py``).
 
 Gaps are bounded and never cross a sentence end (a dot inside an address does not end
-one); every rule is gated on its parts' literal words (``fastre.gate_group``), so its regex runs only
-on text in its language that holds them.
+one); every rule is gated on its parts' literal words (``fastre.gate_group``), so its
+regex runs only on text in its language that holds them.
 """
 
 from __future__ import annotations
