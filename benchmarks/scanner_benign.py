@@ -37,15 +37,14 @@ DOCSTRING_FILES, DOCSTRINGS, SEED = 6000, 30_000, 7
 PARAGRAPH = re.compile(r"\n\s*\n")
 
 
-def chat_turns() -> list[str]:
+def chat_turns(path: Path = DATA / "longmemeval-dev" / "longmemeval_s_dev.json") -> list[str]:
     """Every distinct LongMemEval haystack turn, user and assistant."""
-    path = DATA / "longmemeval-dev" / "longmemeval_s_dev.json"
     questions = json.loads(path.read_text(encoding="utf-8"))
     return list(dict.fromkeys(t["content"] for q in questions for s in q["haystack_sessions"] for t in s))
 
 
-def abstracts() -> list[str]:
-    path = DATA / "scifact-train" / "corpus.jsonl"
+def abstracts(path: Path = DATA / "scifact-train" / "corpus.jsonl") -> list[str]:
+    """Every SciFact abstract, its title first."""
     docs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [f"{d['title']}. {d['text']}" for d in docs]
 

@@ -6,9 +6,9 @@ ordinary chat or science."""
 
 from __future__ import annotations
 
-import json
 import random
 
+from benchmarks.scanner_benign import abstracts, chat_turns
 from engine.scanner import scan_many
 from tests.conftest import shared_data
 
@@ -22,14 +22,10 @@ def _refused_share(texts: list[str]) -> tuple[float, list[str]]:
 
 
 def test_chat_turns_are_stored():
-    questions = json.loads(shared_data("longmemeval-dev", "longmemeval_s_dev.json").read_text(encoding="utf-8"))
-    turns = list(dict.fromkeys(t["content"] for q in questions for s in q["haystack_sessions"] for t in s))
-    share, why = _refused_share(turns)
+    share, why = _refused_share(chat_turns(shared_data("longmemeval-dev", "longmemeval_s_dev.json")))
     assert share <= 0.01, why
 
 
 def test_research_abstracts_are_stored():
-    lines = shared_data("scifact-train", "corpus.jsonl").read_text(encoding="utf-8").splitlines()
-    docs = [json.loads(line) for line in lines if line.strip()]
-    share, why = _refused_share([f"{d['title']}. {d['text']}" for d in docs])
+    share, why = _refused_share(abstracts(shared_data("scifact-train", "corpus.jsonl")))
     assert share <= 0.01, why

@@ -67,39 +67,46 @@ async def settled(pilot, browser: EntryBrowser) -> None:
     await wait_until(pilot, lambda: browser.total > 0 and browser.rows_ready(), timeout=60, what="rows drawn")
 
 
+async def expect_sorted_rows(browser: EntryBrowser, flt: EntryFilter) -> None:
+    """The rows on screen are the ones a plain sorted listing has at those positions."""
+    full = await browser.app.engine.list_entries(flt, order_by=browser.sort, descending=browser.descending)
+    top = int(browser.scroll_y)
+    assert on_screen(browser) == [e.id for e in full[top : top + len(on_screen(browser))]]
+
+
+async def open_traced(app, pilot) -> tuple[EntryBrowser, list[str]]:
+    """The browser with its first rows drawn, and a list that receives every SQL statement
+    the app's connection runs from now on (the caller stops the trace)."""
+    browser = app.query_one(EntryBrowser)
+    await settled(pilot, browser)
+    statements: list[str] = []
+    await app.engine.store.conn.set_trace_callback(statements.append)
+    return browser, statements
+
+
 async def test_every_jump_shows_the_sorted_rows_without_a_long_offset(big_db, make_app):
     app = make_app(big_db)
     async with app.run_test(size=SIZE) as pilot:
-        browser = app.query_one(EntryBrowser)
-        await settled(pilot, browser)
-        engine = app.engine
-        statements: list[str] = []
-        await engine.store.conn.set_trace_callback(statements.append)
-
-        async def expect(flt: EntryFilter) -> None:
-            full = await engine.list_entries(flt, order_by=browser.sort, descending=browser.descending)
-            top = int(browser.scroll_y)
-            assert on_screen(browser) == [e.id for e in full[top : top + len(on_screen(browser))]]
-
+        browser, statements = await open_traced(app, pilot)
         await pilot.press("G")
         await settled(pilot, browser)
         assert browser.cursor == ENTRIES - 1
-        await expect(EntryFilter())
+        await expect_sorted_rows(browser, EntryFilter())
         browser.scroll_to(y=ENTRIES // 2 + 37, animate=False)  # a scrollbar drag to the middle
         await settled(pilot, browser)
-        await expect(EntryFilter())
+        await expect_sorted_rows(browser, EntryFilter())
         browser.sort_by("importance")
         await settled(pilot, browser)
         await pilot.press("G")
         await settled(pilot, browser)
-        await expect(EntryFilter())
+        await expect_sorted_rows(browser, EntryFilter())
         flt = EntryFilter(tier=MemoryTier.SEMANTIC)
         browser.set_filter(flt)
         await settled(pilot, browser)
         await pilot.press("G")
         await settled(pilot, browser)
-        await expect(flt)
-        await engine.store.conn.set_trace_callback(None)
+        await expect_sorted_rows(browser, flt)
+        await app.engine.store.conn.set_trace_callback(None)
         offsets = [int(n) for sql in statements for n in re.findall(r"OFFSET (\d+)", sql)]
         assert offsets and max(offsets) < ladder_step(ENTRIES), [s for s in statements if "OFFSET" in s][-3:]
 
@@ -117,17 +124,11 @@ async def test_a_long_list_spaces_its_ladder_so_a_drag_costs_few_reads(big_db, m
     assert step == -(-ENTRIES // 4) > paging.MIN_LADDER_STEP
     app = make_app(big_db)
     async with app.run_test(size=SIZE) as pilot:
-        browser = app.query_one(EntryBrowser)
-        await settled(pilot, browser)
-        engine = app.engine
-        statements: list[str] = []
-        await engine.store.conn.set_trace_callback(statements.append)
+        browser, statements = await open_traced(app, pilot)
         browser.scroll_to(y=ENTRIES // 2 + 37, animate=False)  # more than a step from either end
         await settled(pilot, browser)
-        await engine.store.conn.set_trace_callback(None)
-        full = await engine.list_entries(EntryFilter(), order_by=browser.sort, descending=browser.descending)
-        top = int(browser.scroll_y)
-        assert on_screen(browser) == [e.id for e in full[top : top + len(on_screen(browser))]]
+        await app.engine.store.conn.set_trace_callback(None)
+        await expect_sorted_rows(browser, EntryFilter())
         rungs = [sql for sql in statements if re.search(r"LIMIT 1 OFFSET \d+$", sql)]
         assert 2 <= len(rungs) <= 5, rungs
         offsets = [int(n) for sql in statements for n in re.findall(r"OFFSET (\d+)", sql)]
