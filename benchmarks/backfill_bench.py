@@ -27,7 +27,8 @@ from benchmarks import results_io
 from engine.config import Settings
 from engine.recall import embedder as emb
 from engine.recall.backfill import BATCH
-from engine.recall.bench import _pct, build_store
+from engine.recall.bench import build_store
+from engine.recall.bench_phase import pct
 from engine.recall.service import RecallService
 from engine.recall.tokenize import entry_text
 from engine.recall.vectors import write_vectors
@@ -65,7 +66,7 @@ async def _baseline(svc: RecallService, store, ids: list[str], texts: list[str])
         "seconds": round(seconds, 2),
         "entries_per_s": round(len(ids) / seconds, 1),
         "entries_per_cpu_s": round(len(ids) / cpu, 1),
-        "batch_ms": _pct(times),
+        "batch_ms": pct(times),
     }
 
 
@@ -113,7 +114,7 @@ async def run(entries: int, baseline_entries: int, seed: int = 0) -> dict:
         # CPU time this process got: on a loaded machine, entries per CPU-second times
         # the cores is what an idle machine would approach (spin-waits count as CPU)
         "entries_per_cpu_s": round(done / cpu, 1),
-        "batch_ms": _pct(times),
+        "batch_ms": pct(times),
         "batches": len(times),
         "batch_size": BATCH,
         "workers": emb.BACKFILL_WORKERS,

@@ -1,6 +1,8 @@
 """Recall benchmark: a synthetic store of N memories (fixed seed), stored vectors
 random unit vectors under the real model's stamp (fast to build), each query
-embedded with the real model. Baselines are measured in the same process.
+embedded with the real model. The opens and the recalls run in fresh processes
+(bench_phase.py), as a user's would; the baselines in this one, on the same tokens
+and query vectors.
 
     result = await run_bench(100_000)
     {"entries", "recall_ms": {p50, p95}, "stages_ms": {stage: {p50, p95}}, "open_s",
@@ -14,7 +16,6 @@ Every ratio is also given against the strongest baseline of its stage (the faste
 from __future__ import annotations
 
 import json
-import resource
 import tempfile
 import time
 import uuid
@@ -26,44 +27,10 @@ import numpy as np
 from ..gate_bulk import load_fixture
 from ..models import MemoryEntry, utcnow
 from ..store import Store
-from .heap import release_free_memory
+from .bench_phase import MODEL_NAME, WARMUPS, pct, rss_phase, run_phase
 from .tokenize import entry_text, index_tokens
 
 DIM = 384
-MODEL_NAME = "all-MiniLM-L6-v2"
-
-
-def _pct(values: list[float]) -> dict[str, Optional[float]]:
-    if not values:
-        return {"p50": None, "p95": None}
-    arr = np.asarray(values, np.float64)
-    return {"p50": round(float(np.percentile(arr, 50)), 3), "p95": round(float(np.percentile(arr, 95)), 3)}
-
-
-def _rss_mb() -> float:
-    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0, 1)
-
-
-def _rss_phase(out: dict[str, Any], label: str) -> None:
-    """RSS checkpoints: the resident size now and the peak since the previous checkpoint
-    (Linux: VmHWM, reset after reading through /proc/self/clear_refs), so the peak of
-    each phase (building the bench store, opening, recalling) is told apart."""
-    try:
-        status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
-        now, peak = (round(int(status[k].split()[0]) / 1024, 1) for k in ("VmRSS", "VmHWM"))
-        Path("/proc/self/clear_refs").write_text("5")
-    except (OSError, KeyError, ValueError):
-        return
-    out.setdefault("rss_phases_mb", {})[label] = {"now": now, "peak": peak}
-
-
-def _peak_mb(out: dict[str, Any], *skip: str) -> float:
-    """The process's peak RSS (the phases' peaks: a checkpoint resets the kernel's),
-    leaving out the phases named (the bench's own store building is not the app's)."""
-    phases = out.get("rss_phases_mb", {})
-    if not phases:
-        return _rss_mb()
-    return max(p["peak"] for name, p in phases.items() if name not in skip)
 
 
 def _word_list(rng, vocab: int) -> list[str]:
@@ -165,7 +132,7 @@ def isolated_numpy_scan_ms(rows: int, dim: int = DIM, reps: int = 50) -> dict[st
     proc = subprocess.run(
         [sys.executable, "-c", code, str(rows), str(dim), str(reps)], capture_output=True, text=True, check=True
     )
-    return _pct(json.loads(proc.stdout))
+    return pct(json.loads(proc.stdout))
 
 
 def make_queries(corpus, count: int, seed: int = 0) -> list[str]:
@@ -192,7 +159,7 @@ def _timed(fn: Callable[..., Any], args_list: list[tuple], repeat: int = 1) -> d
             t0 = time.perf_counter()
             fn(*args)
             ms.append((time.perf_counter() - t0) * 1000)
-    return _pct(ms)
+    return pct(ms)
 
 
 def _strongest(candidates: dict[str, dict[str, Optional[float]]]) -> str:
@@ -285,62 +252,36 @@ def _vector_baselines(svc, qvecs: list[np.ndarray], pool: int, stage_p50: float)
     return vs
 
 
-async def _open_twice(store: Store, settings, out: dict[str, Any]):
-    """Load the model (once per process, not part of open), open a fresh store (which
-    writes the snapshot on close), then open again from the snapshot: the service kept."""
+async def _service_for_baselines(store: Store, settings):
+    """This process's own service, opened from the snapshot the phases left."""
     from .embedder import Embedder
     from .service import RecallService
 
     embedder = Embedder(MODEL_NAME)
-    t = time.perf_counter()
     await embedder.ensure_loaded()
-    out["model_load_s"] = round(time.perf_counter() - t, 3)
-    _rss_phase(out, "model_load")
-    for label in ("first_open", "open"):
-        svc = RecallService(store, settings, embedder_factory=lambda name: Embedder(name))
-        t = time.perf_counter()
-        report = await svc.open()
-        out[f"{label}_s"] = round(time.perf_counter() - t, 3)
-        out[label] = report.to_dict()
-        _rss_phase(out, label)
-        if label == "open":  # the snapshot's vectors are checked in the background: not during the recalls
-            await svc.settle()
-            out["snapshot_verify_s"] = svc.indexes.snapshot_verify_s
-        if label == "first_open":
-            await svc.close()  # finishes the snapshot begun in the background, if not yet
-            out["snapshot_background_s"] = svc.indexes.snapshot_write_s
-            _rss_phase(out, "first_close")
+    svc = RecallService(store, settings, embedder_factory=lambda name: Embedder(name))
+    await svc.open()
+    await svc.settle()
     return svc
 
 
-async def _measure_recall(svc, corpus, queries: int, seed: int, out: dict[str, Any]) -> list[str]:
-    """Whole recalls on distinct queries after 3 warm-ups; totals and per-stage times.
-    Returns the measured queries (the baselines reuse them)."""
-    qs = make_queries(corpus, queries + 3, seed)
-    warmup, qs = qs[:3], qs[3:]
-    assert not set(warmup) & set(qs), "warm-up queries must not be measured (query-vector cache)"
-    for q in warmup:
-        await svc.recall(q)
-    totals: list[float] = []
-    stages: dict[str, list[float]] = {}
-    modes = set()
-    for q in qs:
-        t = time.perf_counter()
-        res = await svc.recall(q)
-        totals.append((time.perf_counter() - t) * 1000)
-        modes.add(res.mode)
-        for name, ms in res.timings_ms.items():
-            stages.setdefault(name, []).append(ms)
-    out["recall_ms"] = _pct(totals)
-    out["stages_ms"] = {k: _pct(v) for k, v in stages.items()}
-    out["modes"] = sorted(modes)
-    return qs
+def _phase_results(out: dict[str, Any], label: str, phase: dict[str, Any]) -> None:
+    """A phase's numbers under the names the result file has always had."""
+    out[f"{label}_s"] = phase.pop("seconds")
+    out[label] = phase.pop("report")
+    out.setdefault("model_load_s", phase.get("model_load_s"))
+    phase.pop("model_load_s", None)
+    for name, rss in phase.pop("rss_phases_mb", {}).items():
+        out.setdefault("rss_phases_mb", {})[f"{label}.{name}"] = rss
+    out.update(phase)
 
 
 async def run_bench(
     entries: int, queries: int = 50, seed: int = 0, workdir: Optional[str] = None, baseline_queries: int = 10
 ) -> dict[str, Any]:
-    """Build, open twice, time recalls, then the baselines on the first baseline_queries
+    """Build the store here; the first open, the open from the snapshot and the recalls
+    each in a fresh process (bench_phase.py: the peak RSS is a user's process's, not
+    this one's with the corpus); then the baselines here on the first baseline_queries
     queries (same tokens, same query vectors, same process)."""
     from ..config import Settings
 
@@ -348,26 +289,26 @@ async def run_bench(
     pool = int(settings.get("memory.poolSize"))
     out: dict[str, Any] = {"entries": entries, "queries": queries, "seed": seed}
     with tempfile.TemporaryDirectory(prefix="echo-recall-bench-", dir=workdir) as tmp:
+        db = Path(tmp) / "bench.db"
         t = time.perf_counter()
-        store, _ids, corpus = await build_store(Path(tmp) / "bench.db", entries, seed)
+        store, _ids, corpus = await build_store(db, entries, seed)
         out["build_store_s"] = round(time.perf_counter() - t, 3)
-        # a user's process opens a store someone else wrote: what the synthetic build freed
-        # is not theirs to carry (measured at 1M: ~12 MB handed back)
-        release_free_memory()
-        _rss_phase(out, "build_store")
+        qs = make_queries(corpus, queries + WARMUPS, seed)
+        rss_phase(out, "build_store")  # this process's own peak starts again for the baselines
         try:
-            svc = await _open_twice(store, settings, out)
-            qs = await _measure_recall(svc, corpus, queries, seed, out)
-            _rss_phase(out, "recall")
-            out["peak_rss_mb"] = _peak_mb(out, "build_store")
-            qvecs = [await svc.embedder.embed_query(q) for q in qs]  # cached: embedded when measured
+            _phase_results(out, "first_open", await run_phase("first_open", db, []))
+            _phase_results(out, "open", await run_phase("open", db, qs))
+            out["peak_rss_mb"] = max(p["peak"] for name, p in out.get("rss_phases_mb", {}).items() if "." in name)
+            svc = await _service_for_baselines(store, settings)
+            qs = qs[WARMUPS:]
+            qvecs = [await svc.embedder.embed_query(q) for q in qs]
             out["vector_recall_at_10_vs_exact"] = vector_recall_vs_exact(svc.vectors, qvecs)
             qs, qvecs = qs[:baseline_queries], qvecs[:baseline_queries]
             vs = _lexical_baselines(svc, corpus, [index_tokens(q) for q in qs], pool)
             vs.update(_vector_baselines(svc, qvecs, pool, out["stages_ms"]["vector"]["p50"]))
             out["vs"] = vs
-            _rss_phase(out, "baselines")
-            out["peak_rss_mb_with_baselines"] = _peak_mb(out, "build_store")
+            rss_phase(out, "baselines")  # this process: the corpus, its service and the baselines
+            out["peak_rss_mb_with_baselines"] = max(out["rss_phases_mb"]["baselines"]["peak"], out["peak_rss_mb"])
             await svc.close()
         finally:
             await store.close()
