@@ -26,6 +26,7 @@ from ..models import MemoryTier
 from ..store import Store
 from . import embedder as emb
 from .embedder import Embedder, EmbeddingModelError
+from .heap import collector_paused
 from .lexical import LexicalIndex
 from .quantized import snapshot_codes
 from .rebuild import entry_flags, rebuild_lexical, text_hash
@@ -137,25 +138,26 @@ class RecallIndexes:
         t = time.perf_counter()
         snap = await self._load_snapshot() if use_snapshot else None
         if snap is None:
-            self.watermark = await self.max_seq()
+            with collector_paused():  # millions of rows and tokens, freed by refcount (heap.py)
+                self.watermark = await self.max_seq()
 
-            async def build(started: float = t):
-                await self.rebuild_lexical()
-                timings["lexical_build_s"] = time.perf_counter() - started
+                async def build(started: float = t):
+                    await self.rebuild_lexical()
+                    timings["lexical_build_s"] = time.perf_counter() - started
 
-            building = asyncio.ensure_future(build())
-            (indexable,) = await self.store.fetchone("SELECT count(*) FROM entries WHERE tier != 'working'")
-            worth = use_snapshot and not self.store.read_only and indexable >= snapshot_min
-            # the vectors stream into the snapshot while worker processes build the index
-            streamed = await stream_vectors(self, building) if worth and self.embedder.model_id is not None else None
-            await building
-            if streamed is None:
-                self.changes_since_snapshot += 1  # the service writes one once it is worth it
-                t = time.perf_counter()
-                stale = await self.load_vectors()
-            else:
-                stale = streamed  # vectors_s: from the start, overlapping the build
-            source = "rebuild"
+                building = asyncio.ensure_future(build())
+                (indexable,) = await self.store.fetchone("SELECT count(*) FROM entries WHERE tier != 'working'")
+                worth = use_snapshot and not self.store.read_only and indexable >= snapshot_min
+                # the vectors stream into the snapshot while worker processes build the index
+                streamed = await stream_vectors(self, building) if worth and self.embedder.model_id is not None else None
+                await building
+                if streamed is None:
+                    self.changes_since_snapshot += 1  # the service writes one once it is worth it
+                    t = time.perf_counter()
+                    stale = await self.load_vectors()
+                else:
+                    stale = streamed  # vectors_s: from the start, overlapping the build
+                source = "rebuild"
         else:
             source = "snapshot"
             timings["snapshot_s"] = time.perf_counter() - t
