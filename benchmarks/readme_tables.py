@@ -129,6 +129,7 @@ def render_recall(files: dict[str, Doc]) -> list[str]:
             "peak RSS (with the baselines)",
             lambda r: f"{fmt(r.get('peak_rss_mb'))} MB ({fmt(r.get('peak_rss_mb_with_baselines'))} MB)",
         ),
+        ("database file", lambda r: fmt(r.get("store_mb"), " MB")),
     ]
     targets = [
         [c[0], name, fmt(measured), ("≥ " if "speedup" in name else "≤ ") + fmt(target)]

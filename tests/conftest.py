@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -35,6 +36,15 @@ class Clock:
 
     def advance(self, **delta) -> None:
         self.now += timedelta(**delta)
+
+
+@pytest.fixture
+def collector_on():
+    """The cyclic collector as a process normally runs it, whatever the test runner set."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    (gc.enable if was else gc.disable)()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import gc
 import json
 import os
 import sqlite3
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
 from ..actors import Actor
+from ..collector import collector_paused
 from ..errors import StoreError
 from ..files import atomic_write
 from ..gate import WriteRejected, warm_scanner
@@ -91,22 +91,6 @@ class ImportReport:
                 self.unchanged += 1
             else:
                 self.landed += 1
-
-
-@contextlib.contextmanager
-def collector_paused():
-    """Python's cyclic garbage collector off for an import, as it was after. An import
-    holds every entry of its file while it allocates rows and records by the million, and
-    each automatic full collection walked all of them again: about a fifth of a 100k
-    import's CPU. Reference counting still frees what each batch drops; the cycles
-    made meanwhile wait for the next collection."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def import_place(where: dict) -> str:

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import numpy as np
 
+from ..collector import collector_paused
 from ..models import MemoryTier
 from ..store import Store
 from . import embedder as emb
 from .embedder import Embedder, EmbeddingModelError
-from .heap import collector_paused
 from .lexical import LexicalIndex
 from .quantized import snapshot_codes
 from .rebuild import entry_flags, rebuild_lexical, text_hash
@@ -138,7 +138,7 @@ class RecallIndexes:
         t = time.perf_counter()
         snap = await self._load_snapshot() if use_snapshot else None
         if snap is None:
-            with collector_paused():  # millions of rows and tokens, freed by refcount (heap.py)
+            with collector_paused():  # millions of rows and tokens, freed by refcount
                 self.watermark = await self.max_seq()
 
                 async def build(started: float = t):

@@ -25,15 +25,6 @@ def write_export(path: Path, n: int, attack_at: int = 0) -> None:
             fh.write(json.dumps({"id": f"e-{line}", "key": f"fact/{line}", "content": content}) + "\n")
 
 
-@pytest.fixture
-def collector_on():
-    """The collector as a process normally runs it, whatever the test runner set."""
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    (gc.enable if was else gc.disable)()
-
-
 async def test_the_collector_is_back_on_after_an_import(tmp_path, engine, collector_on):
     src = tmp_path / "in.jsonl"
     write_export(src, 30)

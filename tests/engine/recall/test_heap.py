@@ -1,5 +1,5 @@
-"""Freed memory goes back to the OS after a large build, and the build runs with the
-cyclic collector paused (engine/recall/heap.py)."""
+"""Freed memory goes back to the OS after a large build (engine/recall/heap.py), and the
+build runs with the cyclic collector paused (engine/collector.py)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_memory_freed_in_pieces_is_returned_to_the_os():
     assert before - after > 150, (before, after)
 
 
-async def test_a_first_open_builds_with_the_collector_paused_and_turns_it_back_on(store, make_service, monkeypatch):
+async def test_a_first_open_builds_with_the_collector_paused_and_turns_it_back_on(store, make_service, monkeypatch, collector_on):
     """The rebuild's millions of rows and tokens do not set off the cyclic collector (each
     pass would walk the index built so far, GIL held); once open, the app's collector is on
     again, also when the build fails."""
@@ -69,20 +69,3 @@ async def test_a_first_open_builds_with_the_collector_paused_and_turns_it_back_o
     with pytest.raises(OSError):
         await make_service(snapshot=False)
     assert gc.isenabled()
-
-
-def test_a_collector_turned_off_elsewhere_stays_off_and_pauses_nest():
-    from engine.recall.heap import collector_paused
-
-    with collector_paused():
-        with collector_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # the outer build still runs
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with collector_paused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
