@@ -30,6 +30,7 @@ from ..gate_bulk import load_fixture
 from ..models import MemoryEntry, utcnow
 from ..store import Store
 from .bench_phase import MODEL_NAME, WARMUPS, pct, rss_phase, run_phase
+from .bench_phase import settings as phase_settings
 from .tokenize import entry_text, index_tokens
 
 DIM = 384
@@ -285,9 +286,7 @@ async def run_bench(
     each in a fresh process (bench_phase.py: the peak RSS is a user's process's, not
     this one's with the corpus); then the baselines here on the first baseline_queries
     queries (same tokens, same query vectors, same process)."""
-    from ..config import Settings
-
-    settings = Settings.defaults().override({"memory.rerankEnabled": False})
+    settings = phase_settings()
     pool = int(settings.get("memory.poolSize"))
     out: dict[str, Any] = {"entries": entries, "queries": queries, "seed": seed}
     with tempfile.TemporaryDirectory(prefix="echo-recall-bench-", dir=workdir) as tmp:
@@ -304,7 +303,8 @@ async def run_bench(
         rss_phase(out, "build_store")  # this process's own peak starts again for the baselines
         _phase_results(out, "first_open", await run_phase("first_open", db, []))
         _phase_results(out, "open", await run_phase("open", db, qs))
-        out["peak_rss_mb"] = max(p["peak"] for name, p in out.get("rss_phases_mb", {}).items() if "." in name)
+        phases = out.get("rss_phases_mb", {})  # none where there is no /proc
+        out["peak_rss_mb"] = max((p["peak"] for name, p in phases.items() if "." in name), default=None)
         store = await Store.open(db)
         try:
             svc = await _service_for_baselines(store, settings)
@@ -316,7 +316,8 @@ async def run_bench(
             vs.update(_vector_baselines(svc, qvecs, pool, out["stages_ms"]["vector"]["p50"]))
             out["vs"] = vs
             rss_phase(out, "baselines")  # this process: the corpus, its service and the baselines
-            out["peak_rss_mb_with_baselines"] = max(out["rss_phases_mb"]["baselines"]["peak"], out["peak_rss_mb"])
+            peaks = [out["peak_rss_mb"], out.get("rss_phases_mb", {}).get("baselines", {}).get("peak")]
+            out["peak_rss_mb_with_baselines"] = max((p for p in peaks if p is not None), default=None)
             await svc.close()
         finally:
             await store.close()

@@ -52,6 +52,7 @@ def rss_phase(out: dict[str, Any], label: str) -> None:
 
 
 def settings() -> Settings:
+    """Rerank off: the targets are for recall without it."""
     return Settings.defaults().override({"memory.rerankEnabled": False})
 
 
@@ -92,7 +93,8 @@ async def measure_recalls(svc: RecallService, queries: list[str]) -> dict[str, A
 
 
 async def first_open(db: Path) -> dict[str, Any]:
-    """Open a store that has no snapshot, then close it (which finishes the snapshot)."""
+    """Open the store without its snapshot (removed first: a cache, which the close
+    writes again), then close it."""
     for old in db.parent.glob(db.name + ".recall.snap*"):
         old.unlink()
     store = await Store.open(db)
