@@ -36,6 +36,18 @@ async def _build(path: Path) -> None:
         await engine.close()
 
 
+async def build_synthetic(path: Path, entries: int) -> None:
+    """A store of `entries` synthetic memories (the TUI bench's), imported verbatim."""
+    from benchmarks.tui_bench import synthetic_entries
+    from engine import Actor
+
+    engine = await MemoryEngine.open(path, clock=frozen_clock, actor=Actor.person("test"))
+    try:
+        await engine.import_entries(list(synthetic_entries(entries)), actor="test", verbatim=True, trust_provenance=True)
+    finally:
+        await engine.close()
+
+
 @pytest.fixture(scope="session")
 def demo_template(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("demo-template")

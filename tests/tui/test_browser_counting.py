@@ -11,27 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.tui_bench import synthetic_entries
 from echo_memory_tui.widgets.browser import PAGE_SIZE, EntryBrowser
-from engine import Actor, MemoryEngine
+from engine import MemoryEngine
 
-from .conftest import SIZE, frozen_clock, wait_until
+from .conftest import SIZE, build_synthetic, wait_until
 
 ENTRIES = 3 * PAGE_SIZE + 50
-
-
-async def _build(path: Path, n: int) -> None:
-    engine = await MemoryEngine.open(path, clock=frozen_clock, actor=Actor.person("test"))
-    try:
-        await engine.import_entries(list(synthetic_entries(n)), actor="test", verbatim=True, trust_provenance=True)
-    finally:
-        await engine.close()
 
 
 @pytest.fixture(scope="module")
 def long_template(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("counting") / "long.db"
-    asyncio.run(_build(path, ENTRIES))
+    asyncio.run(build_synthetic(path, ENTRIES))
     return path
 
 

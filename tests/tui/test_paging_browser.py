@@ -23,30 +23,18 @@ from echo_memory_tui import collector
 from echo_memory_tui.lagprobe import LagProbe, summary
 from echo_memory_tui.screens.dialogs import DECAY_PREVIEW_ROWS
 from echo_memory_tui.widgets.browser import EntryBrowser
-from engine import EntryFilter, MemoryEngine, MemoryTier, ladder_step, paging
+from engine import EntryFilter, MemoryTier, ladder_step, paging
 
-from .conftest import SIZE, decay_preview_open, frozen_clock, wait_until
+from .conftest import SIZE, build_synthetic, decay_preview_open, wait_until
 
 ENTRIES = 2 * paging.MIN_LADDER_STEP + 700  # the middle of it is reachable only through the ladder
 REPO = Path(__file__).resolve().parents[2]
 
 
-async def _build(path: Path) -> None:
-    sys.path.insert(0, str(REPO))
-    from benchmarks.tui_bench import synthetic_entries
-    from engine import Actor
-
-    engine = await MemoryEngine.open(path, clock=frozen_clock, actor=Actor.person("test"))
-    try:
-        await engine.import_entries(list(synthetic_entries(ENTRIES)), actor="test", verbatim=True, trust_provenance=True)
-    finally:
-        await engine.close()
-
-
 @pytest.fixture(scope="module")
 def big_template(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("paging-big") / "big.db"
-    asyncio.run(_build(path))
+    asyncio.run(build_synthetic(path, ENTRIES))
     return path
 
 
