@@ -4,8 +4,8 @@ An import or a first open allocates rows, records and tokens by the million. The
 count alone sets off the collector, and each pass walks everything the process
 holds so far (every entry of an import's file, the index a first open has built),
 with the GIL held, to find nothing: reference counting frees those objects. Measured:
-about a fifth of a 100k import's CPU, and ~1.5 s of a first open at a million
-memories (~3,800 passes). :func:`collector_paused` holds it off for the block.
+about a fifth of a 100k import's CPU, and ~0.8 s of a first open at a million
+memories (~2,600 passes). :func:`collector_paused` holds it off for the block.
 """
 
 from __future__ import annotations
