@@ -97,17 +97,32 @@ def _packed_groups(raw: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> Opt
         words[k, at] = at_byte[starts[at] + 8 * k] & _MASK[np.minimum(lens[at] - 8 * k, 8)]
         h = (key[at] ^ words[k, at]) * _MIX
         key[at] = h ^ (h >> np.uint64(29))
-    order = np.argsort(key)
+    order, key = _sorted_by_key(key)
     new = np.empty(len(key), bool)
     new[:1] = True
-    np.not_equal(key[order[1:]], key[order[:-1]], out=new[1:])
-    first = np.minimum.reduceat(order, np.flatnonzero(new)) if len(order) else order
+    np.not_equal(key[1:], key[:-1], out=new[1:])
+    first = order[new]  # a group's members are in position order: its first token leads
     group = np.empty(len(key), np.int64)
     group[order] = np.cumsum(new) - 1
     rep = first[group]
     if not (np.array_equal(lens, lens[rep]) and all(np.array_equal(w, w[rep]) for w in words)):
         return None  # a hash collision: the caller takes the exact regex path
     return group, first
+
+
+def _sorted_by_key(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(positions sorted by key, then by position; the sorted keys' high bits). The
+    position is packed into the key's low bits and the words sorted in place: numpy
+    sorts integers with SIMD, its argsort does not (0.08 s against 0.01 s for the
+    1.2M tokens of 50k memories). Dropping those low bits of the hash can only make
+    more tokens share a group, which the caller's word-by-word check catches."""
+    bits = np.uint64(max(1, (len(key) - 1).bit_length()))
+    packed = key >> bits << bits
+    packed |= np.arange(len(key), dtype=np.uint64)
+    packed.sort()
+    order = (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.int64)
+    packed >>= bits
+    return order, packed
 
 
 def _regex_ids(texts: Sequence[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
