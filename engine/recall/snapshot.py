@@ -100,16 +100,20 @@ class SnapshotWriter:
         array = np.ascontiguousarray(array)
         self.add_chunks(name, array.dtype, array.shape[1:], [array])
 
-    def add_chunks(self, name: str, dtype, row_shape: tuple, chunks: Iterable[np.ndarray]) -> None:
+    def add_chunks(self, name: str, dtype, row_shape: tuple, chunks: Iterable[np.ndarray], cached: bool = True) -> None:
         """One array written as consecutive row blocks (none of them kept)."""
-        self.begin(name, dtype, row_shape)
+        self.begin(name, dtype, row_shape, cached)
         for chunk in chunks:
             self.write(chunk)
         self.end()
 
-    def begin(self, name: str, dtype, row_shape: tuple) -> None:
-        """Start an array whose row blocks follow through write(); end() closes it."""
+    def begin(self, name: str, dtype, row_shape: tuple, cached: bool = True) -> None:
+        """Start an array whose row blocks follow through write(); end() closes it.
+        cached=False: an array read back a few rows at a time (the float32 vectors), whose
+        large blocks go past the page cache where the file system allows (_DirectWrites);
+        the arrays an open from the snapshot reads whole stay cached for it."""
         self._open = {"name": name, "dtype": np.dtype(dtype), "row_shape": tuple(row_shape), "rows": 0, "crc": 0}
+        self._open["direct"] = not cached
         self._open["offset"] = self._pad()
 
     def write(self, chunk: np.ndarray) -> None:
@@ -119,14 +123,14 @@ class SnapshotWriter:
             raise ValueError(f"snapshot array {spec['name']}: rows of shape {chunk.shape[1:]}, expected {spec['row_shape']}")
         if chunk.size:
             data = chunk.data.cast("B")
-            self._append(data)
+            self._append(data, spec["direct"])
             spec["crc"] = zlib.crc32(data, spec["crc"])
         spec["rows"] += len(chunk)
 
-    def _append(self, data: memoryview) -> None:
-        """Write data at the end of the file: its whole pages past the page cache when
-        it is large and the file system allows (see _DirectWrites), the rest buffered."""
-        if self._direct is None or len(data) < _DIRECT_MIN:
+    def _append(self, data: memoryview, direct: bool) -> None:
+        """Write data at the end of the file; with direct, its whole pages past the page
+        cache when it is large and the file system allows (_DirectWrites), the rest buffered."""
+        if not direct or self._direct is None or len(data) < _DIRECT_MIN:
             self._f.write(data)
             return
         pos = self._f.tell()
@@ -182,6 +186,8 @@ class SnapshotWriter:
 
 _DIRECT_MIN = 1 << 20
 """Writes at least this large go past the page cache; smaller ones are not worth a staging copy."""
+_STAGE_BYTES = 32 << 20
+"""The staging map: a larger write goes through it in pieces (its size is resident memory)."""
 
 
 class _DirectRefused(Exception):
@@ -203,7 +209,8 @@ class _DirectWrites:
 
     def __init__(self, fd: int):
         self._fd = fd
-        self._stage = mmap.mmap(-1, _ALIGN)
+        self._stage = mmap.mmap(-1, _STAGE_BYTES)  # touched only as far as writes fill it
+        self._wrote = False  # a refusal (EINVAL) comes at the first write, before anything is written
 
     @classmethod
     def open(cls, path: Path) -> Optional["_DirectWrites"]:
@@ -216,19 +223,24 @@ class _DirectWrites:
             return None
 
     def write(self, data: memoryview, offset: int) -> None:
-        """Write data (a whole number of pages) at offset (page-aligned)."""
-        if len(self._stage) < len(data):
-            self._stage = mmap.mmap(-1, len(data))  # the old one is unmapped when collected
-        self._stage[: len(data)] = data
+        """Write data (a whole number of pages) at offset (page-aligned), through the
+        stage a piece at a time."""
+        for at in range(0, len(data), len(self._stage)):
+            piece = data[at : at + len(self._stage)]
+            self._stage[: len(piece)] = piece
+            self._write_staged(len(piece), offset + at)
+
+    def _write_staged(self, n: int, offset: int) -> None:
         stage = memoryview(self._stage)
         done = 0
-        while done < len(data):
+        while done < n:
             try:
-                done += os.pwrite(self._fd, stage[done : len(data)], offset + done)
+                done += os.pwrite(self._fd, stage[done:n], offset + done)
             except OSError as exc:
-                if exc.errno == errno.EINVAL and done == 0:
+                if exc.errno == errno.EINVAL and not self._wrote:
                     raise _DirectRefused() from exc
                 raise
+            self._wrote = True
 
     def close(self) -> None:
         os.close(self._fd)

@@ -62,7 +62,7 @@ def _vectors_into(idx: "RecallIndexes", writer: SnapshotWriter) -> list[tuple[li
     assert idx.vectors is not None
     out = []
     idx._vector_changes_saved = idx.vectors.changes
-    writer.begin("vec_f32", np.float32, (idx.vectors.dim,))
+    writer.begin("vec_f32", np.float32, (idx.vectors.dim,), cached=False)
     for ids, m32, codes, _ in idx.vectors.live_chunks():
         writer.write(m32)
         out.append((ids, codes))
@@ -156,7 +156,7 @@ async def stream_vectors(idx: "RecallIndexes", building: "asyncio.Future[None]")
 
     taking: Optional[asyncio.Future[None]] = None  # one chunk written while the next is read
     try:
-        writer.begin("vec_f32", np.float32, (dim,))
+        writer.begin("vec_f32", np.float32, (dim,), cached=False)
         async for chunk_ids, matrix in idx._vector_chunks(model_id, dim, stale, indexed=False):
             if taking is not None:
                 await taking
