@@ -28,6 +28,8 @@ from typing import Optional
 import numkong
 import numpy as np
 
+from .snapshot import gather_rows
+
 LEVELS = 127.0
 SCAN_STRIPES = max(1, int(os.environ.get("ECHO_MEMORY_SCAN_STRIPES", str(min(os.cpu_count() or 1, 4)))))
 """Threads one coarse scan is split across. numkong releases the GIL, and one thread
@@ -84,7 +86,7 @@ def agrees(codes: Codes, matrix: np.ndarray, sample: int = 256) -> bool:
     if not len(matrix):
         return True
     rows = np.unique(np.linspace(0, len(matrix) - 1, min(sample, len(matrix))).astype(np.int64))
-    want = quantize(np.asarray(matrix[rows]))
+    want = quantize(gather_rows(matrix, rows))  # a fancy index on a map would fault in whole folios
     return bool(np.array_equal(want.codes, codes.codes[rows]) and np.array_equal(want.scale, codes.scale[rows]))
 
 
