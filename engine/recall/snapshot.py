@@ -138,10 +138,8 @@ class SnapshotWriter:
         body = (len(data) - head) // _ALIGN * _ALIGN
         self._f.write(data[:head])
         self._f.flush()
-        try:
-            self._direct.write(data[head : head + body], pos + head)
-        except _DirectRefused:
-            self._close_direct()
+        if not self._direct.write(data[head : head + body], pos + head):
+            self._close_direct()  # the file system refuses O_DIRECT: buffered from here on
             self._f.write(data[head:])
             return
         self._f.seek(pos + head + body)
@@ -190,11 +188,6 @@ _STAGE_BYTES = 32 << 20
 """The staging map: a larger write goes through it in pieces (its size is resident memory)."""
 
 
-class _DirectRefused(Exception):
-    """The file system does not take O_DIRECT writes (tmpfs on older kernels, some network
-    file systems): the writer goes on buffered."""
-
-
 class _DirectWrites:
     """Whole pages written to the file with O_DIRECT, so they never occupy the page cache.
 
@@ -222,15 +215,19 @@ class _DirectWrites:
         except OSError:
             return None
 
-    def write(self, data: memoryview, offset: int) -> None:
+    def write(self, data: memoryview, offset: int) -> bool:
         """Write data (a whole number of pages) at offset (page-aligned), through the
-        stage a piece at a time."""
+        stage a piece at a time. False, with nothing written, when the file system
+        refuses O_DIRECT (EINVAL at the first write: tmpfs on older kernels, some
+        network file systems); other errors (a full disk) raise."""
         for at in range(0, len(data), len(self._stage)):
             piece = data[at : at + len(self._stage)]
             self._stage[: len(piece)] = piece
-            self._write_staged(len(piece), offset + at)
+            if not self._write_staged(len(piece), offset + at):
+                return False
+        return True
 
-    def _write_staged(self, n: int, offset: int) -> None:
+    def _write_staged(self, n: int, offset: int) -> bool:
         stage = memoryview(self._stage)
         done = 0
         while done < n:
@@ -238,9 +235,10 @@ class _DirectWrites:
                 done += os.pwrite(self._fd, stage[done:n], offset + done)
             except OSError as exc:
                 if exc.errno == errno.EINVAL and not self._wrote:
-                    raise _DirectRefused() from exc
+                    return False
                 raise
             self._wrote = True
+        return True
 
     def close(self) -> None:
         os.close(self._fd)
