@@ -155,6 +155,15 @@ KILLED_MID_WRITE = textwrap.dedent(
         os.kill(os.getpid(), 9)
 
     snapshot.SnapshotWriter.finish = stall
+    snapshot._DIRECT_MIN = {direct_min}  # 1: the vectors go past the page cache (O_DIRECT)
+    write = snapshot._DirectWrites.write
+
+    def direct(self, data, offset):
+        print("direct", flush=True)
+        snapshot._DirectWrites.write = write
+        return write(self, data, offset)
+
+    snapshot._DirectWrites.write = direct
 
     async def main():
         store = await Store.open({db!r})
@@ -167,14 +176,21 @@ KILLED_MID_WRITE = textwrap.dedent(
 )
 
 
-async def test_a_kill_before_the_background_rename_leaves_no_half_snapshot(store, tmp_path):
+@pytest.mark.parametrize("direct", [False, True], ids=["buffered", "o_direct"])
+async def test_a_kill_before_the_background_rename_leaves_no_half_snapshot(store, tmp_path, monkeypatch, direct):
+    """kill -9 as the background write is about to rename, with the vectors written
+    buffered (60 small rows) or, forced, past the page cache: no snapshot, the next open
+    rebuilds and removes the orphan, and the snapshot it writes (the same way) reads back."""
+    if direct:
+        monkeypatch.setattr(snapshot_mod, "_DIRECT_MIN", 1)
     want = await _embedded_without_snapshot(store)
     script = tmp_path / "kill.py"
-    script.write_text(KILLED_MID_WRITE.format(root=str(ROOT), db=str(store.path)))
+    script.write_text(KILLED_MID_WRITE.format(root=str(ROOT), db=str(store.path), direct_min=1 if direct else 1 << 20))
     env = dict(os.environ, HF_HUB_OFFLINE="1")
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == -signal.SIGKILL, proc.stderr
-    assert proc.stdout.split() == ["opened", "rebuild", "writing"]
+    # the vectors stream into the snapshot during the open
+    assert proc.stdout.split() == [*(["direct"] if direct else []), "opened", "rebuild", "writing"]
     path = snapshot_path(store.path)
     assert not path.exists()  # never renamed: no snapshot rather than half of one
     assert list(path.parent.glob(path.name + ".*.tmp"))  # what the killed write left
@@ -184,6 +200,10 @@ async def test_a_kill_before_the_background_rename_leaves_no_half_snapshot(store
     await svc.settle()
     assert path.exists() and not list(path.parent.glob(path.name + ".*.tmp"))  # the orphan is gone
     await svc.close()
+    reopened = await _open(store)
+    assert reopened.open_report.source == "snapshot"
+    assert await _answers(reopened) == want
+    await reopened.close()
 
 
 async def test_a_stored_vector_of_a_working_memory_is_left_out_of_the_first_open(store):
