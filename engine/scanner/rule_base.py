@@ -71,12 +71,14 @@ class GateIndex:
     when any of them passes.
 
     The answer is a bit set over the table (bit r for rule r), built from bit planes:
-    plane g holds the gates whose g-th group a found substring satisfies, each substring
-    carrying one precomputed mask per group it appears in. A gate passes when every
-    plane has its bit or it has no g-th group. A text costs a few integer ORs per
-    distinct substring found instead of a step per (rule, group) that owns it: "i" or
-    ":" alone opens a group of dozens of rules. Bit r holds rule r's first way; its
-    other ways have bits past the table's end, folded onto bit r at the end.
+    plane g holds the gates whose g-th group a found substring satisfies. The planes sit
+    side by side in one integer (plane g at bit g * width), and each substring carries
+    its masks for every plane it appears in, placed likewise: a text costs one integer
+    OR per distinct substring found, instead of a step per (rule, group) that owns it
+    (":" alone opens a group of dozens of rules) or one per plane. A gate passes when
+    every plane has its bit or it has no g-th group: the planes shifted down onto plane
+    0 and ANDed. Bit r holds rule r's first way; its other ways have bits past the
+    table's end, folded onto bit r at the end.
     """
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
@@ -92,9 +94,13 @@ class GateIndex:
                 for gate in group:
                     planes = owners.setdefault(gate, {})
                     planes[g] = planes.get(g, 0) | (1 << k)
-        masks = {gate: tuple(sorted(planes.items())) for gate, planes in owners.items()}
+        width = len(gates)
+        self._plane0 = (1 << width) - 1
+        # each substring's masks, plane g shifted to bit g * width
+        masks = {gate: sum(mask << g * width for g, mask in planes.items()) for gate, planes in owners.items()}
         bounded = {gate: m for gate, m in masks.items() if word_bounds(gate)[1:] != (False, False)}
-        self._chars = tuple((gate, m) for gate, m in masks.items() if len(gate) == 1)
+        self._chars = {gate: m for gate, m in masks.items() if len(gate) == 1}
+        self._char_set = frozenset(self._chars)
         words = {gate: m for gate, m in masks.items() if len(gate) > 1 and gate not in bounded}
         self._masks = tuple(words.values())
         self._automaton = _automaton(list(words))
@@ -105,27 +111,32 @@ class GateIndex:
         self._bounded_automaton = _automaton(list(at))
         self._bounded_at = tuple(at.values())
         depth = max(map(len, gates), default=0)
-        # free[g]: the gates with no g-th group, which plane g never holds back
-        self._free = tuple(sum(1 << k for k, gate in enumerate(gates) if len(gate) <= g) for g in range(depth))
+        self._shifts = tuple(g * width for g in range(1, depth))
+        # plane g holds back no gate without a g-th group
+        self._free = sum(sum(1 << k for k, gate in enumerate(gates) if len(gate) <= g) << g * width for g in range(depth))
         self._ungated = self._fold(sum(1 << k for k, gate in enumerate(gates) if not gate))
 
     def runnable(self, text: str) -> int:
         """The rules one of whose gates ``text`` passes (every group has a substring in it),
         as a bit set: bit r for rule r."""
-        found = [self._masks[i] for i in {i for i, _, _ in self._automaton.find_matches_as_indexes(text, overlapping=True)}]
-        found += [m for char, m in self._chars if char in text]
+        found = 0
+        masks = self._masks
+        for i in {i for i, _, _ in self._automaton.find_matches_as_indexes(text, overlapping=True)}:
+            found |= masks[i]
+        chars = self._chars
+        # a short text is read once for all the characters; a long one searched per character
+        for char in self._char_set.intersection(text) if len(text) < _SET_BELOW else [c for c in chars if c in text]:
+            found |= chars[char]
         if self._bounded:
-            found += [self._bounded[i][1] for i in self._bounded_found(text)]
+            for i in self._bounded_found(text):
+                found |= self._bounded[i][1]
         if not found:
             return self._ungated
-        planes = list(self._free)
-        for m in found:
-            for g, mask in m:
-                planes[g] |= mask
-        passed = planes[0]
-        for plane in planes[1:]:
-            passed &= plane
-        return self._fold(passed)
+        planes = found | self._free
+        passed = planes
+        for shift in self._shifts:
+            passed &= planes >> shift
+        return self._fold(passed & self._plane0)
 
     def _fold(self, passed: int) -> int:
         """Gate bits to rule bits: an extra way's bit sets its rule's."""
@@ -151,6 +162,11 @@ class GateIndex:
 
 
 Gate = tuple[tuple[str, ...], ...]
+
+_SET_BELOW = 256
+"""Below this length a text's characters are checked against the single-character gates
+as one set (one pass over the text); above it each such gate is an ``in`` search, which
+skips through a long text faster than hashing every character of it."""
 
 
 def _ways(rule: Rule) -> tuple[Gate, ...]:
