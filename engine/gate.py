@@ -28,7 +28,20 @@ from .fields import (
     validate_name,
     validate_session_key,
 )
-from .gate_base import SCAN_PROCESSES, DecayChange, GateBase, WriteOutcome, provenance_guard, validate_shape, warm_scanner
+from .gate_base import (
+    SCAN_PROCESSES,
+    DecayChange,
+    GateBase,
+    WriteOutcome,
+    entry_texts,
+    provenance_guard,
+    scan_ahead,
+    scan_entry_text,
+    scan_texts,
+    submit_ahead,
+    validate_shape,
+    warm_scanner,
+)
 from .gate_bulk import Batch
 from .gate_retention import RetentionWrites
 from .gate_versions import VersionWrites
@@ -43,7 +56,7 @@ from .models import (
     to_iso,
     validate_importance,
 )
-from .scanner import scan_many, scan_memory_content
+from .scanner import ScanAhead, scan_many, scan_memory_content
 from .store import Store
 
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
@@ -51,26 +64,6 @@ from .store import Store
 INLINE_CHECKS = 8
 # A chain's entries as the checks left them (provenance capped), and each one's refusal or None.
 CheckedChain = tuple[list[MemoryEntry], list[Optional[WriteRejected | InvalidValue]]]
-
-
-def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
-    """The first refusal among texts, or a clean verdict."""
-    for text in texts:
-        result = scan(text)
-        if result.blocked:
-            return result
-    return ScanResult(blocked=False)
-
-
-def entry_texts(entry: MemoryEntry) -> tuple[str, ...]:
-    """Every free-text field a model could later read: content, key, tags and the
-    session key. Ids have a grammar that leaves no room for text (validate_shape)."""
-    return (entry.content, entry.key, *entry.tags, entry.source_session)
-
-
-def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
-    """The first refusal among an entry's texts (entry_texts), in field order."""
-    return scan_texts(*entry_texts(entry), scan=scan)
 
 
 class WriteGate(RetentionWrites, VersionWrites, GateBase):
@@ -106,13 +99,16 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
         chain_refused. One transaction; the rows land set-based (engine/gate_bulk.py)."""
         return await self.write_checked(await self.check_chains(chains, actor), actor, reason, verbatim)
 
-    async def check_chains(self, chains: Iterable[list[MemoryEntry]], actor: AnyActor) -> list[CheckedChain]:
+    async def check_chains(
+        self, chains: Iterable[list[MemoryEntry]], actor: AnyActor, ahead: Optional[ScanAhead] = None
+    ) -> list[CheckedChain]:
         """The store-free half of write_chains (shape, provenance cap, scanner), for a
-        caller that checks its next batch while the previous one is being written."""
+        caller that checks its next batch while the previous one is being written; the
+        verdicts of texts it gave ``ahead`` (scan_ahead) come from there."""
         chains, actor = list(chains), Actor.parse(actor)
         if sum(map(len, chains)) > INLINE_CHECKS:
-            return await asyncio.to_thread(self._check_chains, chains, actor)  # off the event loop
-        return self._check_chains(chains, actor)
+            return await asyncio.to_thread(self._check_chains, chains, actor, ahead)  # off the event loop
+        return self._check_chains(chains, actor, ahead)
 
     async def write_checked(
         self, checked: list[CheckedChain], actor: AnyActor, reason: str = "", verbatim: bool = False
@@ -148,7 +144,9 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
             await batch.flush(conn, self.clock())
         return results
 
-    def _check_chains(self, chains: list[list[MemoryEntry]], actor: Actor) -> list[CheckedChain]:
+    def _check_chains(
+        self, chains: list[list[MemoryEntry]], actor: Actor, ahead: Optional[ScanAhead] = None
+    ) -> list[CheckedChain]:
         """Field shape, the actor's provenance cap and the scanner, per entry: the CPU
         part of a write, which needs no store. The texts of every well-formed entry
         go to the scanner in one scan_many call (each distinct text once, the learned
@@ -167,7 +165,7 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
                 capped.append(entry)
             checked.append((capped, errors))
         texts = [text for capped, errors in checked for e, err in zip(capped, errors) if err is None for text in entry_texts(e)]
-        verdicts = dict(zip(texts, scan_many(texts, processes=SCAN_PROCESSES)))
+        verdicts = dict(zip(texts, scan_many(texts, processes=SCAN_PROCESSES, ahead=ahead)))
         for capped, errors in checked:
             for k, entry in enumerate(capped):
                 if errors[k] is None:
@@ -493,5 +491,8 @@ __all__ = [
     "scan_entry_text",
     "scan_texts",
     "validate_shape",
+    "entry_texts",
+    "scan_ahead",
+    "submit_ahead",
     "warm_scanner",
 ]

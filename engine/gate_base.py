@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Optional
 
 from .actors import Actor, AnyActor
 from .config import Settings
@@ -30,10 +30,11 @@ from .gate_bulk import Batch
 from .models import (
     MemoryEntry,
     MemoryTier,
+    ScanResult,
     utcnow,
     validate_importance,
 )
-from .scanner import MAX_CONTENT_CHARS, warm_pool
+from .scanner import MAX_CONTENT_CHARS, ScanAhead, scan_memory_content, warm_pool
 from .store import ENTRY_COLUMNS, Store, row_to_entry
 
 # A large batch's texts are scanned in this many processes at once (scan_many).
@@ -45,6 +46,37 @@ def warm_scanner() -> None:
     caller about to write one: their start-up (over a second) then overlaps the
     caller's own preparation instead of delaying its first batch."""
     warm_pool(SCAN_PROCESSES)
+
+
+def scan_ahead() -> Optional[ScanAhead]:
+    """A ScanAhead over the gate's scanner processes, for a caller about to check a large
+    import; None on one core, where no other process could scan meanwhile."""
+    return ScanAhead(SCAN_PROCESSES) if SCAN_PROCESSES > 1 else None
+
+
+def entry_texts(entry: MemoryEntry) -> tuple[str, ...]:
+    """Every free-text field a model could later read: content, key, tags and the
+    session key. Ids have a grammar that leaves no room for text (validate_shape)."""
+    return (entry.content, entry.key, *entry.tags, entry.source_session)
+
+
+def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
+    """The first refusal among texts, or a clean verdict."""
+    for text in texts:
+        result = scan(text)
+        if result.blocked:
+            return result
+    return ScanResult(blocked=False)
+
+
+def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
+    """The first refusal among an entry's texts (entry_texts), in field order."""
+    return scan_texts(*entry_texts(entry), scan=scan)
+
+
+def submit_ahead(ahead: ScanAhead, entries: Iterable[MemoryEntry]) -> None:
+    """Start scanning the texts the checks of ``entries`` will ask for (entry_texts)."""
+    ahead.submit(text for entry in entries for text in entry_texts(entry))
 
 
 def provenance_guard(existing: MemoryEntry, incoming: MemoryEntry) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import json
 import os
 import sqlite3
@@ -18,7 +19,7 @@ from ..actors import Actor
 from ..collector import collector_paused
 from ..errors import StoreError
 from ..files import atomic_write
-from ..gate import WriteRejected, warm_scanner
+from ..gate import ScanAhead, WriteRejected, scan_ahead, submit_ahead, warm_scanner
 from ..models import InvalidValue, MemoryEntry, MemoryTier, MemoryType, ProvenanceLevel
 from .core import EngineCore
 
@@ -38,6 +39,9 @@ FIRST_BATCH = 2000
 # WARM_SCANNER_BYTES, about 1,700 lines of a typical one) or the chains are grouped.
 WARM_SCANNER_BYTES = 1 << 20
 WARM_SCANNER_ENTRIES = FIRST_BATCH
+# Such a file's entries go to the scanner's processes this many at a time while it is
+# read (ScanAhead): a chunk is scanned in about half a second on one core.
+AHEAD_CHUNK = 5000
 
 
 @dataclass
@@ -133,13 +137,22 @@ class TransferMixin(EngineCore):
         """Land an export: every line through the gate; bad lines are reported, the rest land."""
         from ..importers.jsonl import read_jsonl_export
 
+        ahead: Optional[ScanAhead] = None
         with contextlib.suppress(OSError):  # an unreadable file is the reader's to report
             if os.stat(path).st_size >= WARM_SCANNER_BYTES:
-                warm_scanner()
-        with collector_paused():
-            entries, judgments = await asyncio.to_thread(read_jsonl_export, Path(path))  # seconds at 100k lines
-            items = [({"line": n}, entry if error is None else error) for n, entry, error in entries]
-            report = await self.import_entries(items, actor, verbatim=True, trust_provenance=trust_provenance, progress=progress)
+                ahead = scan_ahead()  # the scanner's processes start on the texts while the file is read
+        on_entries = functools.partial(submit_ahead, ahead) if ahead is not None else None
+        try:
+            with collector_paused():
+                # seconds at 100k lines
+                entries, judgments = await asyncio.to_thread(read_jsonl_export, Path(path), on_entries, AHEAD_CHUNK)
+                items = [({"line": n}, entry if error is None else error) for n, entry, error in entries]
+                report = await self.import_entries(
+                    items, actor, verbatim=True, trust_provenance=trust_provenance, progress=progress, ahead=ahead
+                )
+        finally:
+            if ahead is not None:
+                ahead.close()
         await self._import_export_judgments(Path(path), judgments, actor, report)
         return report
 
@@ -166,6 +179,7 @@ class TransferMixin(EngineCore):
         batch: Optional[int] = None,
         trust_provenance: bool = False,
         progress: Optional[Callable[[int, int], None]] = None,
+        ahead: Optional[ScanAhead] = None,
     ) -> ImportReport:
         """Land converted entries: (where, entry-or-error) pairs, gated in batches.
 
@@ -178,7 +192,8 @@ class TransferMixin(EngineCore):
         not at all. Each batch (IMPORT_BATCH entries) is one transaction of the gate's
         bulk path; progress(done, total) follows the batches. A full disk rolls back the
         batch it hit and raises StoreError naming its lines: the batches before it stay,
-        and running the same import again resumes (what is stored counts as unchanged)."""
+        and running the same import again resumes (what is stored counts as unchanged).
+        Verdicts for texts the caller gave ``ahead`` while reading come from there."""
         if trust_provenance:
             await self.gate.refuse_unless_person(self.actor, "import keeping the declared provenance")
         with collector_paused():
@@ -186,7 +201,7 @@ class TransferMixin(EngineCore):
             importer = Actor.importer(str(actor), trusted=trust_provenance)
             items: list[tuple[dict, MemoryEntry]] = []
             entries = list(entries)
-            if len(entries) >= WARM_SCANNER_ENTRIES:
+            if ahead is None and len(entries) >= WARM_SCANNER_ENTRIES:
                 warm_scanner()  # while the chains are grouped and checked against the store
             for where, entry in entries:
                 if isinstance(entry, str):
@@ -208,11 +223,13 @@ class TransferMixin(EngineCore):
             checking: Optional[asyncio.Future] = None
             try:
                 for k, pending in enumerate(batches):
-                    checked = await (checking or self.gate.check_chains([[e for _, e in c] for c in pending], importer))
+                    checked = await (checking or self.gate.check_chains([[e for _, e in c] for c in pending], importer, ahead))
                     # The next batch's checks (the scanner: CPU, in threads and worker
                     # processes) run while this batch is written, so both cores stay busy.
                     checking = (
-                        asyncio.ensure_future(self.gate.check_chains([[e for _, e in c] for c in batches[k + 1]], importer))
+                        asyncio.ensure_future(
+                            self.gate.check_chains([[e for _, e in c] for c in batches[k + 1]], importer, ahead)
+                        )
                         if k + 1 < len(batches)
                         else None
                     )

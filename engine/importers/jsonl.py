@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Optional
+from typing import Any, BinaryIO, Callable, Iterator, Optional
 
 from ..judgments import Judgment
 from ..models import InvalidValue, MemoryEntry
@@ -95,14 +95,25 @@ def read_jsonl_entries(path: Path) -> Iterator[tuple[int, Optional[MemoryEntry],
 
 
 def read_jsonl_export(
-    path: Path,
+    path: Path, on_entries: Optional[Callable[[list[MemoryEntry]], None]] = None, chunk: int = 5000
 ) -> tuple[list[tuple[int, Optional[MemoryEntry], Optional[str]]], list[tuple[int, Optional[Judgment], Optional[str]]]]:
     """(entry lines, judgment lines) of an export, as read_jsonl_entries yields them, from
-    one pass that parses each line once: JSON decoding is most of reading a large file."""
+    one pass that parses each line once: JSON decoding is most of reading a large file.
+    ``on_entries`` gets the valid entries every ``chunk`` lines, while the rest is read
+    (an import starts scanning them)."""
     entries, judgments = [], []
+    fresh: list[MemoryEntry] = []
     for line_no, data, error in _read_objects(path):
         if _is_judgment(data):
             judgments.append(_judgment_line(line_no, data or {}))
         else:
             entries.append(_entry_line(line_no, data, error))
+            entry = entries[-1][1]
+            if on_entries is not None and entry is not None:
+                fresh.append(entry)
+                if len(fresh) >= chunk:
+                    on_entries(fresh)
+                    fresh = []
+    if on_entries is not None and fresh:
+        on_entries(fresh)
     return entries, judgments

@@ -37,11 +37,14 @@ batched, and a large batch split over worker processes.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import multiprocessing
+import os
 import re
+import threading
 import unicodedata
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional
@@ -73,6 +76,7 @@ __all__ = [
     "SQUASHED_RULES",
     "ZH_RULES",
     "LearnedStatus",
+    "ScanAhead",
     "find_invisible",
     "learned_status",
     "learned_text",
@@ -258,20 +262,75 @@ _POOL_MIN_TEXTS = 2048
 _POOL: Optional[tuple[int, ProcessPoolExecutor]] = None  # (workers, pool)
 
 
-def scan_many(texts: Iterable[str], processes: int = 1) -> list[ScanResult]:
+def scan_many(texts: Iterable[str], processes: int = 1, ahead: Optional["ScanAhead"] = None) -> list[ScanResult]:
     """One verdict per text, each exactly what :func:`scan_memory_content` gives that
     text alone. The bulk write path's scanner: each distinct text is scanned once
     (tags and session keys repeat across a batch), and the learned layer scores
     every text the rules passed in one batched call. With ``processes`` > 1 and a
     large batch, slices of it are scanned in worker processes at the same time
-    (same code, same learned artifact, so the same verdicts)."""
+    (same code, same learned artifact, so the same verdicts). Texts ``ahead`` was
+    given earlier take its verdicts (:class:`ScanAhead`)."""
     texts = list(texts)
     distinct = list(dict.fromkeys(texts))
-    if processes > 1 and len(distinct) >= _POOL_MIN_TEXTS:
-        verdicts = _scan_in_processes(distinct, processes)
-    else:
-        verdicts = _scan_distinct(distinct)
+    verdicts = ahead.take(distinct) if ahead is not None else {}
+    rest = [text for text in distinct if text not in verdicts] if verdicts else distinct
+    if processes > 1 and len(rest) >= _POOL_MIN_TEXTS:
+        verdicts.update(_scan_in_processes(rest, processes))
+    elif rest:
+        verdicts.update(_scan_distinct(rest))
     return [verdicts[text] for text in texts]
+
+
+class ScanAhead:
+    """Verdicts started before anyone asks for them. An import hands the texts of each
+    chunk of its file to the scanner's worker processes as soon as it has read them, so
+    the workers scan while the file is still being read and the versions grouped, and
+    stay a chunk ahead of the writes, instead of idling until the first batch is checked.
+    The gate then takes the verdicts from here (``scan_many(..., ahead=...)``): the same
+    function in the same workers with the same learned artifact, so the same verdicts.
+    ``submit`` may be called from one thread while ``take`` runs in another."""
+
+    def __init__(self, processes: int) -> None:
+        self._pool = _worker_pool(processes)
+        self._chunks: list[tuple[frozenset[str], Future[dict[str, ScanResult]]]] = []
+        self._verdicts: dict[str, ScanResult] = {}
+        self._lock = threading.Lock()
+
+    def submit(self, texts: Iterable[str]) -> None:
+        """Start scanning ``texts`` in a worker process."""
+        distinct = list(dict.fromkeys(texts))
+        if distinct:
+            with self._lock:
+                self._chunks.append((frozenset(distinct), self._pool.submit(_scan_distinct, distinct)))
+
+    def take(self, texts: Iterable[str]) -> dict[str, ScanResult]:
+        """The verdicts of those of ``texts`` that were submitted, waiting only for the
+        first chunk holding each (a tag repeats in every chunk); a worker's failure is
+        raised here, as scan_many's would be."""
+        wanted = set(texts)
+        needed, kept = [], []
+        with self._lock:
+            missing = wanted.difference(self._verdicts)
+            for chunk in self._chunks:
+                if missing and not chunk[0].isdisjoint(missing):
+                    needed.append(chunk)
+                    missing -= chunk[0]
+                else:
+                    kept.append(chunk)
+            self._chunks = kept
+        for _, future in needed:
+            found = future.result()
+            with self._lock:
+                self._verdicts.update(found)
+        with self._lock:
+            return {text: self._verdicts[text] for text in wanted if text in self._verdicts}
+
+    def close(self) -> None:
+        """Drop what is still queued (an import that failed or was cancelled)."""
+        with self._lock:
+            for _, future in self._chunks:
+                future.cancel()
+            self._chunks = []
 
 
 def _scan_distinct(distinct: list[str]) -> dict[str, ScanResult]:
@@ -329,11 +388,20 @@ def warm_pool(processes: int) -> None:
             pool.submit(int)  # the pool starts a process per task it cannot hand to an idle one
 
 
+_WORKER_NICENESS = 10
+"""How much lower the scanner processes' CPU priority is than their caller's. Their
+work is a batch's verdicts, ahead of when they are needed; the caller (an import
+writing the previous batch, the app's loop) waits on its own work first. Measured on 2
+cores, a 100k-line import: 11.6-11.9 s with it against 13.0 s without."""
+
+
 def _worker_start(folder: Path) -> None:
-    """In a scanner process: load the caller's learned artifact, and exit when the
-    caller dies (a killed import must not leave its workers behind)."""
+    """In a scanner process: load the caller's learned artifact, exit when the caller
+    dies (a killed import must not leave its workers behind), and yield the CPU to it."""
     reload_learned(folder)
     exit_with_parent()
+    with contextlib.suppress(OSError, AttributeError):  # raising one's niceness is always allowed on POSIX
+        os.nice(_WORKER_NICENESS)
 
 
 def _retire_pool() -> None:

@@ -21,11 +21,13 @@ def write_export(path: Path, n: int) -> None:
 
 
 def record_calls(monkeypatch) -> list[str]:
-    """What an import calls, in order: the pool's start (stubbed) and the file's read."""
+    """What an import calls, in order: the pool's start (stubbed: warm_scanner, or scan_ahead
+    for a file) and the file's read."""
     calls: list[str] = []
     read = jsonl_module.read_jsonl_export
     monkeypatch.setattr(transfer_module, "warm_scanner", lambda: calls.append("warm"))
-    monkeypatch.setattr(jsonl_module, "read_jsonl_export", lambda path: (calls.append("read"), read(path))[1])
+    monkeypatch.setattr(transfer_module, "scan_ahead", lambda: calls.append("warm"))
+    monkeypatch.setattr(jsonl_module, "read_jsonl_export", lambda path, *rest: (calls.append("read"), read(path, *rest))[1])
     return calls
 
 

@@ -5,6 +5,7 @@ uninterrupted import: same entries, same heads, same chains, nothing dangling.""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import sqlite3
@@ -23,22 +24,26 @@ CHILD = textwrap.dedent("""
     from engine.cli import main
     from engine.store import Store
 
-    db, src, kill_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    original, inserts = Store.write_rows, 0
-    engine.facade.transfer.IMPORT_BATCH = 500            # batches of 500: kills land between and inside them
+    if __name__ == "__main__":  # the scanner's spawned processes import this file too
+        db, src, kill_at = sys.argv[1], sys.argv[2], int(sys.argv[3])
+        original, inserts = Store.write_rows, 0
+        engine.facade.transfer.IMPORT_BATCH = 500            # batches of 500: kills land between and inside them
+        if os.environ.get("IMPORT_AHEAD"):                   # the scanner's processes a chunk ahead of the writes
+            engine.facade.transfer.WARM_SCANNER_BYTES = 0
+            engine.facade.transfer.AHEAD_CHUNK = 150
 
-    async def counted(conn, deletes, rows, updates):
-        global inserts
-        if inserts < kill_at <= inserts + len(rows):
-            await original(conn, deletes, rows[:kill_at - inserts - 1], [])
-            os._exit(9)                          # SIGKILL-like, mid-transaction: no cleanup, no rollback
-        inserts += len(rows)
-        await original(conn, deletes, rows, updates)
+        async def counted(conn, deletes, rows, updates):
+            global inserts
+            if inserts < kill_at <= inserts + len(rows):
+                await original(conn, deletes, rows[:kill_at - inserts - 1], [])
+                os._exit(9)                          # SIGKILL-like, mid-transaction: no cleanup, no rollback
+            inserts += len(rows)
+            await original(conn, deletes, rows, updates)
 
-    Store.write_rows = staticmethod(counted)
-    code = main(["--db", db, "import", src])
-    print("INSERTS", inserts)
-    sys.exit(code)
+        Store.write_rows = staticmethod(counted)
+        code = main(["--db", db, "import", src])
+        print("INSERTS", inserts)
+        sys.exit(code)
 """)
 
 LINES = 1100
@@ -100,7 +105,7 @@ def snapshot(db: Path) -> dict:
     return out
 
 
-def run_child(tmp: Path, db: Path, src: Path, kill_at: int) -> subprocess.CompletedProcess:
+def run_child(tmp: Path, db: Path, src: Path, kill_at: int, ahead: bool = False) -> subprocess.CompletedProcess:
     script = tmp / "child.py"
     script.write_text(CHILD)
     return subprocess.run(
@@ -109,6 +114,7 @@ def run_child(tmp: Path, db: Path, src: Path, kill_at: int) -> subprocess.Comple
         text=True,
         timeout=180,
         cwd=Path(__file__).resolve().parents[2],
+        env=os.environ | ({"IMPORT_AHEAD": "1"} if ahead else {}),
     )
 
 
@@ -153,5 +159,20 @@ def test_killed_imports_resume_to_the_same_store(prepared):
         # the killed batch rolled back whole: what is there committed with its audit record
         assert partial["unaudited"] == 0, kill_at
         assert {e[0] for e in partial["entries"]} <= {e[0] for e in ref["entries"]}, kill_at
+        assert main(["--db", str(db), "import", str(src)]) == 0
+        assert snapshot(db) == ref, f"killed at insert {kill_at}"
+
+
+def test_killed_imports_scanning_ahead_resume_to_the_same_store(prepared):
+    """The same with the file's texts handed to the scanner's processes while it is read:
+    a kill leaves their queued work behind, and nothing of it reaches the store."""
+    base, src, seeded, ref, inserts = prepared
+    for kill_at in (1, 501, inserts // 2, inserts):
+        db = base / f"ahead-killed-{kill_at}.db"
+        shutil.copy(seeded, db)
+        killed = run_child(base, db, src, kill_at, ahead=True)
+        assert killed.returncode == 9, (kill_at, killed.stderr)
+        partial = snapshot(db)
+        assert partial["dangling"] == 0 and partial["integrity"] == "ok" and partial["unaudited"] == 0, kill_at
         assert main(["--db", str(db), "import", str(src)]) == 0
         assert snapshot(db) == ref, f"killed at insert {kill_at}"
