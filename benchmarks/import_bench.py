@@ -134,8 +134,9 @@ async def run_size(folder: Path, n: int, sample: int) -> dict:
     # The stub starts no scanner workers either: the gated run below starts them itself,
     # while it reads the file, as an import in a fresh process does.
     with (
-        mock.patch("engine.gate.scan_many", lambda texts, processes=1: [ScanResult(blocked=False)] * len(texts)),
+        mock.patch("engine.gate.scan_many", lambda texts, processes=1, ahead=None: [ScanResult(blocked=False)] * len(texts)),
         mock.patch("engine.facade.transfer.warm_scanner", lambda: None),
+        mock.patch("engine.facade.transfer.scan_ahead", lambda: None),
     ):
         stubbed = await gated_import(folder / f"stubbed-{n}.db", src, n)
     out = {
