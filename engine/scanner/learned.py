@@ -123,7 +123,9 @@ def window_features(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     arithmetic), so a batch is hashed at once: the padded texts' code points end
     to end, each n-gram kept only where it lies inside one text; the words
     likewise; one finaliser over all of them; then one sort of
-    ``(text << DIM_BITS) | index`` makes the features unique per text, in order.
+    ``(text << DIM_BITS) | index`` makes the features unique per text, in order. Those
+    keys are 32-bit when there are at most 2**14 texts (a score_many batch, a long
+    text's windows): numpy sorts them about twice as fast as 64-bit ones.
     """
     if len(texts) == 1:  # one text (most single writes): fewer calls without the offsets
         idx = feature_indices(texts[0])
@@ -131,7 +133,8 @@ def window_features(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     padded = [f" {text} " for text in texts]
     lengths = np.fromiter(map(len, padded), dtype=np.int64, count=len(padded))
     cps = _code_points("".join(padded))
-    text_tags = np.arange(len(texts), dtype=np.uint64) << np.uint64(DIM_BITS)
+    key: type[np.unsignedinteger] = np.uint32 if len(texts) <= 1 << (32 - DIM_BITS) else np.uint64
+    text_tags = np.arange(len(texts), dtype=key) << key(DIM_BITS)
     char_tags = np.repeat(text_tags, lengths)
     room = np.repeat(np.cumsum(lengths), lengths) - np.arange(len(cps))  # code points left in its text
     seeds, tags = [], []
@@ -145,9 +148,9 @@ def window_features(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     same_text = word_tags[:-1] == word_tags[1:]
     seeds += [unigrams, bigrams[same_text]]
     tags += [word_tags, word_tags[:-1][same_text]]
-    unique = _sorted_unique(np.concatenate(tags) | _finish(np.concatenate(seeds)))
-    counts = np.bincount((unique >> np.uint64(DIM_BITS)).astype(np.int64), minlength=len(texts))
-    return (unique & _MASK).astype(np.int64), counts
+    unique = _sorted_unique(np.concatenate(tags) | _finish(np.concatenate(seeds)).astype(key))
+    counts = np.bincount(unique >> key(DIM_BITS), minlength=len(texts))
+    return (unique & key(_MASK)).astype(np.int64), counts
 
 
 def windows(text: str) -> list[str]:

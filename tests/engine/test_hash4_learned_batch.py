@@ -92,8 +92,12 @@ def corpus() -> list[str]:
     return [learned_text(t) for t in _lines("injection-dev") + _lines("injection-train", every=3)] + EDGE_CASES
 
 
-def test_every_window_of_a_batch_gets_the_features_it_got_alone(corpus):
+@pytest.mark.parametrize("size", [None, 1 << 14, (1 << 14) + 1], ids=["corpus", "32-bit keys", "64-bit keys"])
+def test_every_window_of_a_batch_gets_the_features_it_got_alone(corpus, size):
+    """Also at the batch size where the sort keys (text number, feature) stop fitting 32 bits."""
     wins = [w for text in corpus for w in windows(text)]
+    if size is not None:
+        wins = (wins * (size // len(wins) + 1))[:size]
     flat, counts = window_features(wins)
     assert len(counts) == len(wins)
     for window, idx in zip(wins, np.split(flat, np.cumsum(counts)[:-1])):
