@@ -281,6 +281,10 @@ def scan_many(texts: Iterable[str], processes: int = 1, ahead: Optional["ScanAhe
     return [verdicts[text] for text in texts]
 
 
+_Chunk = tuple[frozenset[str], "Future[dict[str, ScanResult]]"]
+"""Texts sent to a worker process together, and the future of their verdicts."""
+
+
 class ScanAhead:
     """Verdicts started before anyone asks for them. An import hands the texts of each
     chunk of its file to the scanner's worker processes as soon as it has read them, so
@@ -288,42 +292,45 @@ class ScanAhead:
     stay a chunk ahead of the writes, instead of idling until the first batch is checked.
     The gate then takes the verdicts from here (``scan_many(..., ahead=...)``): the same
     function in the same workers with the same learned artifact, so the same verdicts.
+
+    A text goes to the first chunk that has it only (a tag repeats in every chunk), so a
+    batch waits for no chunk past its own lines; a verdict is handed out once and then
+    dropped, so a million-line import holds the verdicts of a chunk or two, not all of
+    them (a text asked for again, that tag, is scanned by the gate itself, in a moment).
     ``submit`` may be called from one thread while ``take`` runs in another."""
 
     def __init__(self, processes: int) -> None:
         self._pool = _worker_pool(processes)
-        self._chunks: list[tuple[frozenset[str], Future[dict[str, ScanResult]]]] = []
+        self._chunks: list[_Chunk] = []
+        self._submitted: set[str] = set()
         self._verdicts: dict[str, ScanResult] = {}
         self._lock = threading.Lock()
 
     def submit(self, texts: Iterable[str]) -> None:
-        """Start scanning ``texts`` in a worker process."""
-        distinct = list(dict.fromkeys(texts))
-        if distinct:
-            with self._lock:
-                self._chunks.append((frozenset(distinct), self._pool.submit(_scan_distinct, distinct)))
+        """Start scanning, in a worker process, those of ``texts`` not submitted before."""
+        with self._lock:
+            fresh = [text for text in dict.fromkeys(texts) if text not in self._submitted]
+            if fresh:
+                self._submitted.update(fresh)
+                self._chunks.append((frozenset(fresh), self._pool.submit(_scan_distinct, fresh)))
 
     def take(self, texts: Iterable[str]) -> dict[str, ScanResult]:
-        """The verdicts of those of ``texts`` that were submitted, waiting only for the
-        first chunk holding each (a tag repeats in every chunk); a worker's failure is
-        raised here, as scan_many's would be."""
+        """The verdicts of those of ``texts`` that were submitted and not taken yet, waiting
+        only for the chunks that hold them; a worker's failure is raised here, as
+        scan_many's would be."""
         wanted = set(texts)
-        needed, kept = [], []
+        needed: list[_Chunk] = []
+        kept: list[_Chunk] = []
         with self._lock:
-            missing = wanted.difference(self._verdicts)
             for chunk in self._chunks:
-                if missing and not chunk[0].isdisjoint(missing):
-                    needed.append(chunk)
-                    missing -= chunk[0]
-                else:
-                    kept.append(chunk)
+                (kept if chunk[0].isdisjoint(wanted) else needed).append(chunk)
             self._chunks = kept
         for _, future in needed:
             found = future.result()
             with self._lock:
                 self._verdicts.update(found)
         with self._lock:
-            return {text: self._verdicts[text] for text in wanted if text in self._verdicts}
+            return {text: self._verdicts.pop(text) for text in wanted if text in self._verdicts}
 
     def close(self) -> None:
         """Drop what is still queued (an import that failed or was cancelled)."""
@@ -331,6 +338,7 @@ class ScanAhead:
             for _, future in self._chunks:
                 future.cancel()
             self._chunks = []
+            self._verdicts = {}
 
 
 def _scan_distinct(distinct: list[str]) -> dict[str, ScanResult]:

@@ -115,11 +115,23 @@ def test_a_text_every_chunk_holds_waits_only_for_the_first_chunk(held):
     ahead = scanner.ScanAhead(2)
     ahead.submit(["fact a", "rust"])
     ahead.submit(["fact b", "rust"])  # never finishes
+    assert held.futures[1][0] == ["fact b"], "a text already on its way was sent again"
     held.finish(0)
     verdicts = in_thread(ahead.take, ["fact a", "rust"])
     assert verdicts == {"fact a": scanner.scan_memory_content("fact a"), "rust": scanner.scan_memory_content("rust")}
+    # handed out once: asked again, "rust" is scanned here rather than waited for
     texts = ["fact a", "rust", "not submitted"]
     assert in_thread(scanner.scan_many, texts, 1, ahead) == [scanner.scan_memory_content(t) for t in texts]
+
+
+def test_a_verdict_is_not_kept_once_handed_out(held):
+    """A million-line import must not hold two million verdicts until its end."""
+    ahead = scanner.ScanAhead(2)
+    ahead.submit([f"fact {n}" for n in range(100)])
+    held.finish(0)
+    assert len(in_thread(ahead.take, [f"fact {n}" for n in range(60)])) == 60
+    assert len(in_thread(ahead.take, [f"fact {n}" for n in range(100)])) == 40
+    assert in_thread(ahead.take, [f"fact {n}" for n in range(100)]) == {}
 
 
 def test_a_closed_ahead_leaves_its_unfinished_texts_to_the_gate(held):
