@@ -281,8 +281,9 @@ def scan_many(texts: Iterable[str], processes: int = 1, ahead: Optional["ScanAhe
     return [verdicts[text] for text in texts]
 
 
-_Chunk = tuple[frozenset[str], "Future[dict[str, ScanResult]]"]
-"""Texts sent to a worker process together, and the future of their verdicts."""
+_Chunk = tuple[frozenset[str], list[str], "Future[list[ScanResult]]"]
+"""Texts sent to a worker process together (as a set and in order), and the future of
+their verdicts, in the same order."""
 
 
 class ScanAhead:
@@ -312,7 +313,7 @@ class ScanAhead:
             fresh = [text for text in dict.fromkeys(texts) if text not in self._submitted]
             if fresh:
                 self._submitted.update(fresh)
-                self._chunks.append((frozenset(fresh), self._pool.submit(_scan_distinct, fresh)))
+                self._chunks.append((frozenset(fresh), fresh, self._pool.submit(_scan_listed, fresh)))
 
     def take(self, texts: Iterable[str]) -> dict[str, ScanResult]:
         """The verdicts of those of ``texts`` that were submitted and not taken yet, waiting
@@ -325,17 +326,17 @@ class ScanAhead:
             for chunk in self._chunks:
                 (kept if chunk[0].isdisjoint(wanted) else needed).append(chunk)
             self._chunks = kept
-        for _, future in needed:
+        for _, listed, future in needed:
             found = future.result()
             with self._lock:
-                self._verdicts.update(found)
+                self._verdicts.update(zip(listed, found))
         with self._lock:
             return {text: self._verdicts.pop(text) for text in wanted if text in self._verdicts}
 
     def close(self) -> None:
         """Drop what is still queued (an import that failed or was cancelled)."""
         with self._lock:
-            for _, future in self._chunks:
+            for _, _, future in self._chunks:
                 future.cancel()
             self._chunks = []
             self._verdicts = {}
@@ -358,15 +359,23 @@ def _scan_distinct(distinct: list[str]) -> dict[str, ScanResult]:
     return verdicts
 
 
+def _scan_listed(distinct: list[str]) -> list[ScanResult]:
+    """In a worker process: the verdicts of ``distinct``, in its order. A list, not a dict
+    keyed by text: the caller has the texts, and unpickling them again cost the caller
+    (the importing process, the longest path of an import) twice as long as the verdicts."""
+    return list(_scan_distinct(distinct).values())
+
+
 def _scan_in_processes(distinct: list[str], processes: int) -> dict[str, ScanResult]:
     """The texts in ``processes`` slices, each scanned by a worker process; the caller's
     process stays free for its own work (an import writes the previous batch meanwhile)."""
     size = -(-len(distinct) // processes)
     pool = _worker_pool(processes)
-    futures = [pool.submit(_scan_distinct, distinct[i : i + size]) for i in range(0, len(distinct), size)]
+    slices = [distinct[i : i + size] for i in range(0, len(distinct), size)]
+    futures = [pool.submit(_scan_listed, part) for part in slices]
     verdicts: dict[str, ScanResult] = {}
-    for future in futures:
-        verdicts.update(future.result())
+    for part, future in zip(slices, futures):
+        verdicts.update(zip(part, future.result()))
     return verdicts
 
 

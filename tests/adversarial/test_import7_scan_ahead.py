@@ -91,7 +91,7 @@ class HeldPool:
 
     def finish(self, k: int) -> None:
         texts, future = self.futures[k]
-        future.set_result({text: scanner.scan_memory_content(text) for text in texts})
+        future.set_result([scanner.scan_memory_content(text) for text in texts])
 
 
 @pytest.fixture
