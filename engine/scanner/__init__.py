@@ -417,7 +417,7 @@ def _worker_start(folder: Path) -> None:
     dies (a killed import must not leave its workers behind), and yield the CPU to it."""
     reload_learned(folder)
     exit_with_parent()
-    with contextlib.suppress(OSError, AttributeError):  # raising one's niceness is always allowed on POSIX
+    with contextlib.suppress(OSError, AttributeError):  # allowed to anyone on POSIX; no os.nice elsewhere
         os.nice(_WORKER_NICENESS)
 
 

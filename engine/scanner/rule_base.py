@@ -163,10 +163,12 @@ class GateIndex:
 
 Gate = tuple[tuple[str, ...], ...]
 
-_SET_BELOW = 256
+_SET_BELOW = 96
 """Below this length a text's characters are checked against the single-character gates
 as one set (one pass over the text); above it each such gate is an ``in`` search, which
-skips through a long text faster than hashing every character of it."""
+skips through a long text faster than hashing every character of it. Measured: the two
+cost the same at 96-128 characters of import text and ~90 of the injection lines; at 64
+the set takes 1.3-2.0 us against 2.0-2.4, at 1,024 23.7 us against 6.4."""
 
 
 def _ways(rule: Rule) -> tuple[Gate, ...]:
