@@ -366,8 +366,8 @@ _CAMEL_BREAK_RE = fastre.compile(r"(?<=[a-z])(?=[A-Z])")
 def respaced_view(content: str) -> Optional[_View]:
     """``ignore_all_previous`` and ``IgnoreAllPrevious`` with the words spaced apart
     (lower-cased), or None when the content has no such joins."""
-    if not _JOINED_WORDS_RE.search(content):
-        return None
+    if ("_" not in content and content.islower()) or not _JOINED_WORDS_RE.search(content):
+        return None  # without "_" or a capital neither join can be there (most keys and tags)
     origin: list[int] = []
     if content.isascii():  # the loop below, by regex: a space before each capital after a small letter
         start = 0
@@ -390,7 +390,9 @@ def respaced_view(content: str) -> Optional[_View]:
 
 def long_runs(view: _View) -> list[_View]:
     """Runs of 18+ letters with no space ("ignoreallpreviousinstructions"), each as a view."""
-    origin = view.origins() if _LONG_RUN_RE.search(view.text) else []
+    if not _LONG_RUN_RE.search(view.text):
+        return []
+    origin = view.origins()
     return [_View(m.group(), origin[m.start() : m.end()]) for m in _LONG_RUN_RE.finditer(view.text)]
 
 
