@@ -367,16 +367,14 @@ def _scan_listed(distinct: list[str]) -> list[ScanResult]:
 
 
 def _scan_in_processes(distinct: list[str], processes: int) -> dict[str, ScanResult]:
-    """The texts in ``processes`` slices, each scanned by a worker process; the caller's
-    process stays free for its own work (an import writes the previous batch meanwhile)."""
+    """The texts in ``processes`` slices, each scanned by a worker process (a ScanAhead
+    taken at once); the caller's process stays free for its own work (an import writes
+    the previous batch meanwhile)."""
     size = -(-len(distinct) // processes)
-    pool = _worker_pool(processes)
-    slices = [distinct[i : i + size] for i in range(0, len(distinct), size)]
-    futures = [pool.submit(_scan_listed, part) for part in slices]
-    verdicts: dict[str, ScanResult] = {}
-    for part, future in zip(slices, futures):
-        verdicts.update(zip(part, future.result()))
-    return verdicts
+    ahead = ScanAhead(processes)
+    for i in range(0, len(distinct), size):
+        ahead.submit(distinct[i : i + size])
+    return ahead.take(distinct)
 
 
 def _worker_pool(workers: int) -> ProcessPoolExecutor:
