@@ -2,11 +2,16 @@
 end of a million rows as at the start.
 
 `LIMIT … OFFSET n` makes SQLite step over n rows; a seek starts from a remembered
-(sort value, id) pair through an index on (column, id) (store.py's paging migration)
-and reads only the rows it returns. The order is always `column, id` in one
+(sort value, rowid) pair through the sort column's index (store.py's paging migrations)
+and reads only the rows it returns. The order is always `column, rowid` in one
 direction, so ties in the sort column (tier, type, importance…) have a total order
-the index can follow. Every sortable column is NOT NULL in the schema, so there
-are no NULLs to place.
+the index follows: SQLite ends every index entry with the rowid. Every sortable column
+is NOT NULL in the schema, so there are no NULLs to place.
+
+SQLite 3.40 seeks a one-column index for `(column, rowid) > (?, ?)` on the column alone
+and then filters the ties row by row (a tier's 250,000 rows for a page in its middle), so
+a seek is two ranges merged in order in one statement: the anchor's ties past its rowid
+(`column = ? AND rowid > ?`, a seek on both), then the values past it (`column > ?`).
 
 Reaching an arbitrary row (a dragged scrollbar) uses a key ladder: the key of every
 `step`-th row, read once per sort and filter as a chain of seeks along the index; a
@@ -33,7 +38,7 @@ SORTABLE = ("updated_at", "created_at", "key", "importance", "access_count", "la
 # pinned to the sort column's index so a page never sorts the whole filtered table.
 SORT_SMALL = 2000
 
-Key = tuple[Any, str]  # (raw sort-column value, id): where a seek starts
+Key = tuple[Any, int]  # (raw sort-column value, rowid): where a seek starts
 
 MIN_LADDER_STEP = 1000
 LADDER_RUNGS = 200
@@ -62,9 +67,29 @@ def index_name(sort: str) -> str:
 
 
 def order_sql(sort: str, descending: bool) -> str:
-    """The one display order: sort column, then id, both the same way (ties follow the index)."""
+    """The one display order: sort column, then rowid, both the same way (ties follow the index)."""
     direction = "DESC" if descending else "ASC"
-    return f"{sort} {direction}, id {direction}"
+    return f"{sort} {direction}, rowid {direction}"
+
+
+def _walk_sql(
+    columns: str, source: str, where: tuple[str, list[Any]], sort: str, reverse: bool, anchor: Optional[Key]
+) -> tuple[str, list[Any]]:
+    """SQL and parameters (LIMIT and OFFSET to append) of the rows in walk order: from the
+    first, or past ``anchor``. Past an anchor (sort value, rowid) that is its ties past its
+    rowid, then the values past it, two index ranges merged in order (see the module's
+    docstring). ``columns`` starts with ``rowid AS seek_rowid`` and holds the sort column."""
+    clause, params = where
+    if anchor is None:
+        return f"SELECT {columns} FROM {source}{clause} ORDER BY {order_sql(sort, reverse)} LIMIT ? OFFSET ?", list(params)
+    past, direction = ("<", "DESC") if reverse else (">", "ASC")
+    conditions = [clause[len(" WHERE ") :]] if clause else []
+    ties, beyond = (
+        f"SELECT {columns} FROM {source} WHERE " + " AND ".join([*conditions, seek])
+        for seek in (f"{sort} = ? AND rowid {past} ?", f"{sort} {past} ?")
+    )
+    sql = f"{ties} UNION ALL {beyond} ORDER BY {sort} {direction}, seek_rowid {direction} LIMIT ? OFFSET ?"
+    return sql, [*params, anchor[0], anchor[1], *params, anchor[0]]
 
 
 def _check(sort: str) -> None:
@@ -93,24 +118,15 @@ async def read_page(
     in display order. `matching`, the filter's row count if known, lets a large result
     read through the sort index instead of sorting."""
     _check(sort)
-    clause, params = where
-    params = list(params)
     reverse = descending != backward  # the direction this read walks the index
-    conditions = [clause[len(" WHERE ") :]] if clause else []
-    if anchor is not None:
-        conditions.append(f"({sort}, id) {'<' if reverse else '>'} (?, ?)")
-        params += [anchor[0], anchor[1]]
-    pinned = matching is not None and matching >= SORT_SMALL
-    sql = f"SELECT {ENTRY_COLUMNS} FROM {_source(sort, pinned)}"
-    if conditions:
-        sql += " WHERE " + " AND ".join(conditions)
-    sql += f" ORDER BY {order_sql(sort, reverse)} LIMIT ? OFFSET ?"
-    rows = list(await store.fetchall(sql, params + [limit, skip]))
+    source = _source(sort, matching is not None and matching >= SORT_SMALL)
+    sql, args = _walk_sql(f"rowid AS seek_rowid, {ENTRY_COLUMNS}", source, where, sort, reverse, anchor)
+    rows = list(await store.fetchall(sql, args + [limit, skip]))
     if backward:
         rows.reverse()
-    at = COL[sort]
+    at = COL[sort] + 1
     return Page(
-        [row_to_entry(r) for r in rows],
+        [row_to_entry(r[1:]) for r in rows],
         (rows[0][at], rows[0][0]) if rows else None,
         (rows[-1][at], rows[-1][0]) if rows else None,
     )
@@ -121,22 +137,15 @@ async def key_ladder(
 ) -> list[Key]:
     """The keys of rows step-1, 2*step-1, … in display order: rung k is where a forward
     read of row k*step+j starts (anchor rung k-1, skip j). Each rung is a seek from the
-    one before plus step-1 skipped keys, read from the (column, id) index alone when the
+    one before plus step-1 skipped keys, read from the sort column's index alone when the
     filter needs no other column: about as cheap as skipping the rows once, with no sort."""
     _check(sort)
-    clause, params = where
-    conditions = [clause[len(" WHERE ") :]] if clause else []
     source = _source(sort, matching is not None and matching >= SORT_SMALL)
-    order, before = order_sql(sort, descending), "<" if descending else ">"
-    first = f"SELECT {sort}, id FROM {source}"
-    after = f"{first} WHERE " + " AND ".join([*conditions, f"({sort}, id) {before} (?, ?)"])
-    if conditions:
-        first += " WHERE " + " AND ".join(conditions)
     rungs: list[Key] = []
     async with store.read() as conn:  # one trip to the connection's thread per rung, not a cursor's three
         while True:
-            sql, args = (after, [*params, *rungs[-1]]) if rungs else (first, list(params))
-            rows = list(await conn.execute_fetchall(f"{sql} ORDER BY {order} LIMIT 1 OFFSET ?", [*args, step - 1]))
+            sql, args = _walk_sql(f"rowid AS seek_rowid, {sort}", source, where, sort, descending, rungs[-1] if rungs else None)
+            rows = list(await conn.execute_fetchall(sql, [*args, 1, step - 1]))
             if not rows:
                 return rungs
-            rungs.append((rows[0][0], rows[0][1]))
+            rungs.append((rows[0][1], rows[0][0]))

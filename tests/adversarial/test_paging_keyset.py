@@ -171,5 +171,5 @@ async def test_rows_written_between_page_reads_appear_once_in_order(engine, sort
             break
         anchor = page.last
     assert len(walked) == len(set(walked))  # no row twice
-    cut = after.index(first.last[1])
+    cut = after.index(first.entries[-1].id)
     assert walked[25:] == after[cut + 1 :]  # everything after the anchor, new rows included, in order
