@@ -55,13 +55,13 @@ from engine.worker_exit import exit_with_parent
 if TYPE_CHECKING:
     from .learned import LearnedModel
 
+from .encodings import decoded_texts
 from .invisible import find_invisible, invisible_class, reveal_invisible, strip_invisible
 from .normalise import (
     _deobfuscated_views,
     _normalised_view,
     _View,
     chinese_views,
-    decoded_texts,
     long_runs,
     respaced_view,
 )

@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.scanner import _EN_TABLE, _ZH_TABLE, GateIndex, _scan_patterns, learned_text
-from engine.scanner.normalise import (
-    _deobfuscated_views,
-    _normalised_view,
-    chinese_views,
-    decoded_texts,
-    respaced_view,
-)
+from engine.scanner.encodings import decoded_texts
+from engine.scanner.normalise import _deobfuscated_views, _normalised_view, chinese_views, respaced_view
 from engine.scanner.rule_base import word_bounds
 from engine.scanner.rules_multilingual import _gate
 

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.scanner import reload_learned, scan_many, scan_memory_content
+from engine.scanner.encodings import _WORD_SPLIT_RE, decoded_texts
 from engine.scanner.learned import MODEL_DIR
-from engine.scanner.normalise import _TRIGGER_WORDS, _WORD_SPLIT_RE, decoded_texts
+from engine.scanner.normalise import _TRIGGER_WORDS
 
 from .test_scanner_learned import write_artifact
 

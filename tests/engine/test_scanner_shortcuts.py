@@ -14,14 +14,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.scanner.normalise import (
-    _JOINED_WORDS_RE,
-    _LOWER_TO_ASCII,
-    _MAX_WORD_SCAN,
-    _hidden_trigger_counts,
-    _trigger_count,
-    respaced_view,
-)
+from engine.scanner.encodings import _LOWER_TO_ASCII, _MAX_WORD_SCAN, _hidden_trigger_counts, _trigger_count
+from engine.scanner.normalise import _JOINED_WORDS_RE, respaced_view
 
 
 def test_the_characters_that_lower_case_to_ascii_letters_are_listed():
