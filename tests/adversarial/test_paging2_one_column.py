@@ -7,7 +7,11 @@ page in the middle of a 250,000-row tier is a scan of the tier."""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -46,20 +50,26 @@ async def test_paging_indexes_hold_their_column_alone(tmp_path):
             assert columns == [sort]
 
 
-async def test_a_store_with_the_old_indexes_is_migrated_and_pages_the_same(tmp_path):
-    """A store written before the change (schema 10, (column, id) indexes) opens, loses the
-    ids from its indexes, and pages its rows in the new order without a row lost."""
-    path = tmp_path / "old.db"
+async def _schema_10_store(path) -> set[str]:
+    """A store as schema 10 left it: (column, id) paging indexes. Returns its entries' ids."""
     async with await MemoryEngine.open(path, actor="user") as engine:
         await engine.import_entries(tied_entries(120), actor="test", verbatim=True, trust_provenance=True)
         expected = {e.id for e in await engine.list_entries(None)}
     db = sqlite3.connect(path)
-    for sort in SORTABLE:  # as schema 10 left them
+    for sort in SORTABLE:
         db.execute(f"DROP INDEX {index_name(sort)}")
         db.execute(f"CREATE INDEX {index_name(sort)} ON entries({sort}, id)")
     db.execute("PRAGMA user_version=10")
     db.commit()
     db.close()
+    return expected
+
+
+async def test_a_store_with_the_old_indexes_is_migrated_and_pages_the_same(tmp_path):
+    """A store written before the change opens, loses the ids from its indexes, and pages
+    its rows in the new order without a row lost."""
+    path = tmp_path / "old.db"
+    expected = await _schema_10_store(path)
     assert SCHEMA_VERSION == len(MIGRATIONS) == 11
     async with await MemoryEngine.open(path, actor="user") as engine:
         assert await engine.store.schema_version() == SCHEMA_VERSION
@@ -74,3 +84,43 @@ async def test_a_store_with_the_old_indexes_is_migrated_and_pages_the_same(tmp_p
             anchor = page.last
         assert walked == [e.id for e in await engine.list_entries(None, order_by="tier", descending=False)]
         assert set(walked) == expected
+
+
+KILLED_MID_MIGRATION = textwrap.dedent(
+    """
+    import asyncio, os, signal, sys
+    import engine.store as store
+
+    def split(script):  # the migration dies between two of its statements: half the indexes rebuilt
+        statements = [s.strip() for s in script.split(";") if s.strip()]
+        for statement in statements:
+            if statement.startswith("CREATE INDEX entries_page_tier"):
+                os.kill(os.getpid(), signal.SIGKILL)
+            yield statement
+
+    store._split_sql = split
+    from engine import MemoryEngine
+    asyncio.run(MemoryEngine.open(sys.argv[1], actor="user"))
+    """
+)
+
+
+async def test_a_migration_killed_half_way_leaves_the_old_store_and_the_next_open_finishes_it(tmp_path):
+    """SIGKILL after six of the ten indexes were dropped and rebuilt: the migration is one
+    transaction, so the file is still schema 10 with every old index, and intact."""
+    path = tmp_path / "old.db"
+    expected = await _schema_10_store(path)
+    child = subprocess.run([sys.executable, "-c", KILLED_MID_MIGRATION, str(path)], capture_output=True, timeout=120)
+    assert child.returncode == -signal.SIGKILL, child.stderr.decode()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert db.execute("PRAGMA user_version").fetchone() == (10,)
+    for sort in SORTABLE:
+        assert [row[2] for row in db.execute(f"PRAGMA index_info({index_name(sort)})")] == [sort, "id"]
+    db.close()
+    async with await MemoryEngine.open(path, actor="user") as engine:
+        assert await engine.store.schema_version() == SCHEMA_VERSION
+        assert {e.id for e in await engine.list_entries(None)} == expected
+        for sort in SORTABLE:
+            columns = [row[2] for row in await engine.store.fetchall(f"PRAGMA index_info({index_name(sort)})")]
+            assert columns == [sort]
