@@ -1,9 +1,9 @@
 """Issue 14: the ten paging indexes held (column, id), and the 36-character id in each
-cost a gated import a third of its index upkeep (1.3 of 8.7 CPU-seconds at 100k, the
-scanner stubbed). They now hold the column alone, SQLite's rowid breaking ties. A seek
-must still be an index range on both the value and the rowid: SQLite 3.40 reads
-`(column, rowid) > (?, ?)` as `column >= ?` and filters the ties row by row, which for a
-page in the middle of a 250,000-row tier is a scan of the tier."""
+cost a 100k gated import 1.3 of its importing process's 8.7 CPU-seconds (the scanner
+stubbed). They now hold the column alone, SQLite's rowid breaking ties. A seek must
+still be an index range on both the value and the rowid: SQLite 3.40 seeks
+`(column, rowid) > (?, ?)` on the column alone and filters the ties row by row, which
+for a page in the middle of a 250,000-row tier reads the tier."""
 
 from __future__ import annotations
 
