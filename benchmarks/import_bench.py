@@ -8,7 +8,7 @@ gate's bulk path (scanner, provenance guard, versioning and audit, batched), at
 
 A diagnostic run with the scanner's verdict stubbed (clean, no work) shows what the
 bulk path costs beside the scanner; it is not a configuration anyone can ship. The
-scanner alone (scan_many over the import's texts, CPU seconds) says what the
+scanner alone (refusals_many over the import's texts, CPU seconds) says what the
 scanner costs per entry and how much of that is the learned layer.
 
 Per-batch rates (from the import's own progress callback) give p50/p95. On a
@@ -40,8 +40,7 @@ from engine.facade.transfer import FIRST_BATCH
 from engine.gate import entry_texts
 from engine.importers.jsonl import read_jsonl_entries
 from engine.memory import IMPORT_BATCH
-from engine.models import ScanResult
-from engine.scanner import scan_many, scan_rules
+from engine.scanner import refusals_many, scan_rules
 from engine.store import ENTRY_COLUMNS, entry_to_row
 
 
@@ -90,11 +89,11 @@ async def one_by_one(db: Path, src: Path, sample: int) -> dict:
 
 def scanner_alone(src: Path) -> dict:
     """The bulk path's scanner on the import's texts, in CPU seconds of this process:
-    scan_many (rules, then the learned layer batched) and the rules alone."""
+    refusals_many (rules, then the learned layer batched) and the rules alone."""
     entries = [entry for _, entry, _ in read_jsonl_entries(src)]
     texts = [text for entry in entries for text in entry_texts(entry)]
     started = time.process_time()
-    scan_many(texts)
+    refusals_many(texts)
     full = time.process_time() - started
     started = time.process_time()
     for text in dict.fromkeys(texts):
@@ -134,7 +133,7 @@ async def run_size(folder: Path, n: int, sample: int) -> dict:
     # The stub starts no scanner workers either: the gated run below starts them itself,
     # while it reads the file, as an import in a fresh process does.
     with (
-        mock.patch("engine.gate.scan_many", lambda texts, processes=1, ahead=None: [ScanResult(blocked=False)] * len(texts)),
+        mock.patch("engine.gate.refusals_many", lambda texts, processes=1, ahead=None: {}),
         mock.patch("engine.facade.transfer.warm_scanner", lambda: None),
         mock.patch("engine.facade.transfer.scan_ahead", lambda: None),
     ):

@@ -56,7 +56,7 @@ from .models import (
     to_iso,
     validate_importance,
 )
-from .scanner import ScanAhead, scan_many, scan_memory_content
+from .scanner import CLEAN, ScanAhead, refusals_many, scan_memory_content
 from .store import Store
 
 # A write of up to this many entries is checked (shape, scanner) on the event loop:
@@ -149,7 +149,7 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
     ) -> list[CheckedChain]:
         """Field shape, the actor's provenance cap and the scanner, per entry: the CPU
         part of a write, which needs no store. The texts of every well-formed entry
-        go to the scanner in one scan_many call (each distinct text once, the learned
+        go to the scanner in one refusals_many call (each distinct text once, the learned
         layer batched); each entry then gets its first refusal in field order."""
         checked: list[CheckedChain] = []
         for chain in chains:
@@ -165,12 +165,14 @@ class WriteGate(RetentionWrites, VersionWrites, GateBase):
                 capped.append(entry)
             checked.append((capped, errors))
         texts = [text for capped, errors in checked for e, err in zip(capped, errors) if err is None for text in entry_texts(e)]
-        verdicts = dict(zip(texts, scan_many(texts, processes=SCAN_PROCESSES, ahead=ahead)))
+        refused = refusals_many(texts, processes=SCAN_PROCESSES, ahead=ahead)
+        if not refused:
+            return checked  # the scanner passed every text: no entry has a refusal to find
         for capped, errors in checked:
             for k, entry in enumerate(capped):
                 if errors[k] is None:
                     try:
-                        self._scan_or_reject(entry, verdicts.__getitem__)
+                        self._scan_or_reject(entry, lambda text: refused.get(text, CLEAN))
                     except WriteRejected as exc:
                         errors[k] = exc
         return checked

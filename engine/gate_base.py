@@ -34,7 +34,7 @@ from .models import (
     utcnow,
     validate_importance,
 )
-from .scanner import MAX_CONTENT_CHARS, ScanAhead, scan_memory_content, warm_pool
+from .scanner import CLEAN, MAX_CONTENT_CHARS, ScanAhead, scan_memory_content, warm_pool
 from .store import ENTRY_COLUMNS, Store, row_to_entry
 
 # A large batch's texts are scanned in this many processes at once (scan_many).
@@ -66,7 +66,7 @@ def scan_texts(*texts: str, scan: Callable[[str], ScanResult] = scan_memory_cont
         result = scan(text)
         if result.blocked:
             return result
-    return ScanResult(blocked=False)
+    return CLEAN
 
 
 def scan_entry_text(entry: MemoryEntry, scan: Callable[[str], ScanResult] = scan_memory_content) -> ScanResult:
