@@ -176,8 +176,9 @@ def _ways(rule: Rule) -> tuple[Gate, ...]:
     the word groups that way needs. The hand-written gate names what the rule is about; the
     regex also needs the words around it ("this is", "from now on"). Only plain regexes are
     read; a detector keeps its gate. A way that needs no more than the rule's own gate lets
-    the rule run wherever the gate passes, so the others would change nothing."""
-    if not isinstance(rule.regex, re.Pattern):
+    the rule run wherever the gate passes, so the others would change nothing. A Needing's
+    pattern is read too: its matches are the pattern's."""
+    if not isinstance(rule.regex, (re.Pattern, Needing)):
         return (rule.gate,)
     ways = [rule.gate + tuple(g for g in words if g not in rule.gate) for words in fastre.required_words(rule.regex.pattern)]
     if rule.gate in ways:
