@@ -34,7 +34,7 @@ from itertools import permutations
 from typing import NamedTuple
 
 from .fastre import gate_group
-from .rule_base import Rule, _rule
+from .rule_base import Needing, Rule, _rule
 from .rules_multilingual_poisoning import to_destination
 
 STOP = ".!?。！？।؟\n"
@@ -70,6 +70,7 @@ class Agent(NamedTuple):
     destroy: str  # backups destroyed, the trash emptied, the whole balance moved, admins revoked
     conceal: str  # kept from the user: don't tell the user, deny it if asked, report "no changes"
     output: str  # dictated output: a link in every answer, "when asked about X always say …"
+    named: str = ""  # the AI as every ``addressed`` construction names it, searched first (Needing)
 
 
 def _agent_rules(lang: str, a: Agent) -> tuple[Rule, ...]:
@@ -78,11 +79,14 @@ def _agent_rules(lang: str, a: Agent) -> tuple[Rule, ...]:
     dest = f"{to_destination(lang)}|{a.outside}" if a.outside else to_destination(lang)
     out: list[Rule] = []
 
-    def add(family: str, name: str, pattern: str, *gates: str) -> None:
+    def add(family: str, name: str, pattern: "str | Needing", *gates: str) -> None:
         out.append(_rule(family, f"{name}_{lang}", pattern, " & ".join(gate_group(g) for g in gates)))
 
     if a.addressed:
-        add("tool_output_instruction", "addressed_to_the_assistant", a.addressed, a.addressed)
+        # the gate's words include "si", "que", "ia": in most texts, so the AI's name, bounded
+        # as the constructions bound it, is looked for before the whole alternation runs
+        addressed = Needing(a.addressed, a.named) if a.named else a.addressed
+        add("tool_output_instruction", "addressed_to_the_assistant", addressed, a.addressed)
     if a.void:
         add("instruction_override", "directives_declared_void", a.void, a.void)
     if a.persona:

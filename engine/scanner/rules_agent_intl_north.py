@@ -229,6 +229,8 @@ NL = Agent(
         rf"|(?:als|wanneer|telkens\s+als)\s+(?:\w+\s+){{0,3}}?(?:vraagt|vragen)\s+(?:naar|over){gap(80)}(?:zeg|antwoord|beweer)\w*\s+(?:altijd\s+)?"
         rf"(?:dat|{_Q}|:){gap(80)}(?:gegarandeerd|risicovrij|de\s+beste|(?:ook\s+)?als\s+(?:het|dat)\s+niet\s+(?:zo\s+is|klopt)|{_QUOTED}|{_SITE})"
     ),
+    # every name in _NL_AI starts a word there ("ai" may run on into "assistent"), and holds one of these
+    named=r"\bai|intelligentie|taalmodel|assistent|agent|bot\b",
 )
 
 # --- Polish -----------------------------------------------------------------------------
@@ -311,6 +313,8 @@ PL = Agent(
         rf"|(?:gdy|kiedy|jesli|za\s+kazdym\s+razem\s+gdy)\s+(?:\w+\s+){{0,3}}?(?:zapyta|pyta)\w*\s+o{gap(80)}(?:odpowiadaj|odpowiedz|mow|powiedz|twierdz)\w*\s+"
         rf"(?:zawsze\s+)?(?:ze|{_Q}|:){gap(80)}(?:gwarantowan\w*|bez\s+ryzyka|najlepsz\w*|nawet\s+jesli\s+to\s+nieprawda|{_QUOTED}|{_SITE})"
     ),
+    # every name in _PL_AI holds one of these ("asystent ai" may end a match inside a word)
+    named=r"asystent|(?<!\w)(?:ai|si)(?!\w)|sztuczn|model|agent|bot",
 )
 
 # --- Russian ----------------------------------------------------------------------------

@@ -144,6 +144,8 @@ ES = Agent(
         rf"mejor(?:es)?|aunque\s+no\s+(?:lo\s+)?sea|{_QUOTED}|{_SITE}|retirad[oa]|estafa)"
         rf"|siempre\s+(?:\w+\s+)?(?:anade|agrega|incluye|inserta|mete)\w*{gap(80)}(?:no|sin)\s+(?:expliques|explicar|digas|menciones|mencionar)\b"
     ),
+    # every name in _ES_AI starts and ends a word there, and holds one of these (chatbot: "bot")
+    named=r"\bia\b|asistente|inteligencia|agente|modelo|bot\b",
 )
 
 # --- French -----------------------------------------------------------------------------
@@ -265,6 +267,8 @@ FR = Agent(
         rf"meilleure?s?|meme\s+si\s+(?:ce\s+n'est|c'est\s+faux)|{_QUOTED}|{_SITE}|arnaque)"
         rf"|toujours\s+(?:\w+\s+)?(?:ajoute|insere|inclus|mets)\w*{gap(80)}(?:sans|ne)\s+(?:jamais\s+|pas\s+)?(?:expliquer|explique|dire|mentionner)\b"
     ),
+    # every name in _FR_AI ends a word there ("l'ia" may follow "pour" with no space), and holds one of these
+    named=r"ia(?!\w)|assistant|intelligence|agent|modele|bot(?!\w)",
 )
 
 # --- Italian ----------------------------------------------------------------------------
@@ -380,6 +384,8 @@ IT = Agent(
         rf"(?:lo\s+)?e|{_QUOTED}|{_SITE}|truffa)"
         rf"|sempre\s+(?:\w+\s+)?(?:aggiungi|inserisci|includi|metti)\w*{gap(80)}(?:senza|non)\s+(?:spiegare|dire|menzionare|spiegarne)\b"
     ),
+    # every name in _IT_AI ends a word there ("l'ia" may follow "per" with no space), and holds one of these
+    named=r"ia(?!\w)|assistente|intelligenza|agente|modello|bot(?!\w)",
 )
 
 # --- Portuguese -------------------------------------------------------------------------
@@ -497,6 +503,8 @@ PT = Agent(
         rf"nao\s+seja|{_QUOTED}|{_SITE}|golpe)"
         rf"|sempre\s+(?:\w+\s+)?(?:adicione|acrescente|inclua|insira|coloque)\w*{gap(80)}(?:sem|nao)\s+(?:explicar|explique|dizer|mencionar)\b"
     ),
+    # every name in _PT_AI starts and ends a word there, and holds one of these (chatbot: "bot")
+    named=r"\bia\b|assistente|inteligencia|agente|modelo|bot\b",
 )
 
 AGENT_WEST_RULES = build({"es": ES, "fr": FR, "it": IT, "pt": PT})
