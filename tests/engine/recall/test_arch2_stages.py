@@ -141,7 +141,7 @@ async def test_the_embed_timing_is_the_embeddings_own_not_the_wait_after_bm25():
     inline, embed = ctx.cpu, ctx.embed_query
 
     async def bm25(fn, *args):
-        await asyncio.sleep(0.08)
+        await asyncio.sleep(0.3)
         return await inline(fn, *args)
 
     async def embedding(text, timeout):
@@ -151,7 +151,7 @@ async def test_the_embed_timing_is_the_embeddings_own_not_the_wait_after_bm25():
     ctx.cpu, ctx.embed_query = bm25, embedding
     for stage in pl.STAGES[1:3]:
         await pl.run_stage(stage, ctx)
-    assert ctx.timings["bm25"] >= 75 and 45 <= ctx.timings["embed"] < 75, ctx.timings
+    assert ctx.timings["bm25"] >= 295 and 45 <= ctx.timings["embed"] < 250, ctx.timings
 
 
 async def test_a_recall_that_fails_in_bm25_cancels_its_embedding():
